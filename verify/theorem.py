@@ -1,0 +1,541 @@
+"""The theorem record and the canonical symbol vocabulary (DESIGN.md §3–§4).
+
+A :class:`Theorem` is data: what a paper claims, in the canonical convention
+``theta <- Proj_C(theta - eta * (mean gradient + N(0, sigma^2 I)))``.  Obligations, references and
+reports interpret it; nothing here verifies anything.
+
+Notions and what :meth:`Theorem.evaluate` returns:
+
+========== ============================== =================================
+notion     extra parameter                value
+========== ============================== =================================
+rdp        ``alpha`` (Rényi order)        the RDP epsilon at that order
+gdp        none                           mu
+fdp        ``eps``                        delta(eps) of the tradeoff curve
+eps_delta  ``delta``                      epsilon at that delta
+utility    none                           the bound on the expected excess risk
+========== ============================== =================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import Literal, Mapping
+
+import numpy as np
+import sympy as sp
+
+from verify.privacy.operators import NumericOperator, lambdify_modules
+
+Notion = Literal["rdp", "gdp", "fdp", "eps_delta", "utility"]
+Kind = Literal["upper", "lower", "exact", "approximation"]
+
+NOTIONS: tuple[str, ...] = ("rdp", "gdp", "fdp", "eps_delta", "utility")
+KINDS: tuple[str, ...] = ("upper", "lower", "exact", "approximation")
+
+#: the parameter each notion's value is a function of
+NOTION_PARAMETER: dict[str, str | None] = {
+    "rdp": "alpha",
+    "gdp": None,
+    "fdp": "eps",
+    "eps_delta": "delta",
+    "utility": None,
+}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Vocabulary
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One symbol of the canonical vocabulary.
+
+    ``scale`` is the power of ``c`` the symbol picks up under the re-parametrisation theta' = c*theta
+    (DESIGN.md §3): L -> L/c has scale -1, eta -> c^2 eta has scale 2.
+    """
+
+    name: str
+    meaning: str
+    scale: int = 0
+    domain: Literal["positive", "nonnegative", "real", "integer", "unit"] = "positive"
+
+    @functools.cached_property
+    def symbol(self) -> sp.Symbol:
+        if self.domain == "integer":
+            return sp.Symbol(self.name, integer=True, positive=True)
+        if self.domain == "nonnegative":
+            return sp.Symbol(self.name, nonnegative=True)
+        if self.domain == "real":
+            return sp.Symbol(self.name, real=True)
+        return sp.Symbol(self.name, positive=True)
+
+
+VOCABULARY: dict[str, Variable] = {
+    v.name: v
+    for v in [
+        Variable("n", "dataset size", domain="integer"),
+        Variable("b", "batch size", domain="integer"),
+        Variable("q", "sampling probability b/n (Poisson) or batch fraction", domain="unit"),
+        Variable("l", "batches per epoch (cyclic: l = n/b)", domain="integer"),
+        Variable("T", "number of steps", domain="integer"),
+        Variable("E", "number of epochs (cyclic: T = l*E)", domain="integer"),
+        Variable("eta", "step size", scale=2),
+        Variable("sigma", "std of the Gaussian noise added to the averaged gradient", scale=-1),
+        Variable("Delta", "gradient sensitivity (sup norm of the difference of per-record gradients)", scale=-1),
+        Variable("L", "Lipschitz constant of each loss", scale=-1),
+        Variable("m", "strong-convexity constant", scale=-2, domain="nonnegative"),
+        Variable("M", "smoothness constant", scale=-2),
+        Variable("D", "diameter of the constraint set", scale=1),
+        Variable("d", "dimension", domain="integer"),
+        Variable("alpha", "Rényi order (> 1)"),
+        Variable("eps", "epsilon of (eps, delta)-DP", domain="real"),
+        Variable("delta", "delta of (eps, delta)-DP", domain="unit"),
+        Variable("mu", "Gaussian-DP parameter", domain="nonnegative"),
+        Variable("z", "DP-SGD noise multiplier (sigma = z*Cclip/b)"),
+        Variable("Cclip", "DP-SGD clipping norm", scale=-1),
+        # free parameters that bounds optimise over (see FreeParameter)
+        Variable("tau", "free split point of a shifted-interpolation / PABI argument", domain="nonnegative"),
+        Variable("nu", "free window length", domain="integer"),
+        Variable("gamma", "free interpolation or noise-split parameter in (0, 1)", domain="unit"),
+    ]
+}
+
+#: the sympy symbols, by name (``SYMBOLS["eta"]``); also importable as ``verify.theorem.sym``
+SYMBOLS: dict[str, sp.Symbol] = {name: v.symbol for name, v in VOCABULARY.items()}
+
+
+class _Symbols:
+    """Attribute access to the vocabulary: ``sym.eta``."""
+
+    def __getattr__(self, name: str) -> sp.Symbol:
+        try:
+            return SYMBOLS[name]
+        except KeyError:
+            raise AttributeError(f"{name!r} is not in the canonical vocabulary") from None
+
+
+sym = _Symbols()
+
+
+def add_variable(variable: Variable) -> sp.Symbol:
+    """Extend the vocabulary (for a paper quantity with no canonical name yet); returns its symbol."""
+    existing = VOCABULARY.get(variable.name)
+    if existing is not None:
+        if existing != variable:
+            raise ValueError(f"variable {variable.name!r} is already defined differently: {existing}")
+        return existing.symbol
+    VOCABULARY[variable.name] = variable
+    SYMBOLS[variable.name] = variable.symbol
+    return variable.symbol
+
+
+def contraction(eta: sp.Expr | None = None, m: sp.Expr | None = None, M: sp.Expr | None = None) -> sp.Expr:
+    """Contraction factor of a gradient step, ``c = max(|1 - eta m|, |1 - eta M|)`` (Bok et al. Lemma 2.8)."""
+    eta = sym.eta if eta is None else eta
+    m = sym.m if m is None else m
+    M = sym.M if M is None else M
+    return sp.Max(sp.Abs(1 - eta * m), sp.Abs(1 - eta * M))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Record parts
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a statement comes from: ``Source("bok2024", "Theorem 4.2", "003_103c3a04b5c7620c.txt")``."""
+
+    paper: str
+    statement: str
+    seed: str = ""
+    note: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.paper}, {self.statement}"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The algorithm and problem class a theorem speaks about.
+
+    * ``algorithm``: ``noisy_gd`` (the canonical iteration), ``langevin``, ``exp_mech`` (exponential
+      mechanism / stationary law), ``gaussian_mechanism``, ``dp_sgd`` (clipped gradients, Bu et al.).
+    * ``batches``: ``full``, ``cyclic``, ``poisson``, ``uniform``, ``shuffle``, ``any``.
+    * ``loss``: ``any``, ``lipschitz``, ``convex``, ``strongly_convex``, ``quadratic``, ``linear``;
+      smoothness is an assumption on ``M``.
+    * ``constraint``: ``none`` (unconstrained), ``bounded`` (convex set of diameter ``D``), ``any``.
+    * ``adjacency``: ``replace`` (replace one record) or ``add_remove``.
+    * ``init``: ``fixed``, ``gaussian``, ``stationary``, ``any``.
+    * ``release``: ``last`` (last iterate only, hidden state) or ``all`` (every iterate released).
+    """
+
+    algorithm: str = "noisy_gd"
+    batches: str = "full"
+    loss: str = "any"
+    constraint: str = "none"
+    adjacency: str = "replace"
+    init: str = "any"
+    release: str = "last"
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A condition on the parameters, as a sympy relation, with the paper's words for it."""
+
+    relation: sp.Basic
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or sp.sstr(self.relation)
+
+
+@dataclass(frozen=True)
+class FreeParameter:
+    """A parameter the statement holds *for every* value of: the bound is optimised over it.
+
+    For an upper bound the engine takes the minimum over ``[lo, hi]`` (every value gives a valid bound,
+    so a grid minimum is still valid); for a lower bound the maximum.  ``lo`` and ``hi`` may depend on
+    the other parameters.  Integer ranges are enumerated (or, when longer than ``max_points``,
+    sampled on a geometric grid); real ranges use a grid of ``max_points`` points.
+    """
+
+    name: str
+    lo: sp.Expr
+    hi: sp.Expr
+    integer: bool = False
+    open_lo: bool = False
+    open_hi: bool = False
+    max_points: int = 2048
+
+    @property
+    def symbol(self) -> sp.Symbol:
+        return SYMBOLS[self.name]
+
+
+ClaimKind = Literal["limit", "equals", "le", "ge", "exact_on", "monotone"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Something the paper says about its bound, checked by the ``claims`` obligation.
+
+    * ``limit``: bound -> ``value`` as ``var`` -> ``point`` (``sp.oo`` allowed).
+    * ``equals``: bound equals ``value`` (an expression or a theorem id) under ``subs``.
+    * ``le`` / ``ge``: bound <= (>=) ``value`` (expression or theorem id) on the admissible domain,
+      possibly restricted by ``subs``.
+    * ``exact_on``: the bound is attained by the instance family ``value`` (a name known to
+      ``verify.instances``).
+    * ``monotone``: the bound is non-decreasing (``point = +1``) or non-increasing (``-1``) in ``var``.
+    """
+
+    kind: ClaimKind
+    value: object = None
+    var: str | None = None
+    point: object = None
+    subs: Mapping[str, object] = field(default_factory=dict)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A known error of the paper or of its text extraction, and the evidence for it."""
+
+    text: str
+    evidence: str = ""
+    variant: str | None = None  # id of the "as printed" variant that encodes it
+
+
+# ---------------------------------------------------------------------------------------------------
+# The record
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """A theorem record (DESIGN.md §4)."""
+
+    id: str
+    title: str
+    source: Source
+    notion: Notion
+    kind: Kind
+    bound: sp.Expr
+    setting: Setting = Setting()
+    assumptions: tuple[Assumption, ...] = ()
+    free: tuple[FreeParameter, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    errata: tuple[Erratum, ...] = ()
+    paper_form: str = ""  # the paper's own statement, LaTeX, in the paper's symbols
+    paper_bound: sp.Expr | None = None  # the same in the paper's sympy symbols, when available
+    translation: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)  # paper symbol -> canonical
+    notes: str = ""
+    printed_of: str | None = None  # for an "as printed" variant: the id of the corrected theorem
+    expect_fail: tuple[str, ...] = ()  # obligations an "as printed" variant is expected to fail
+    variants: tuple["Theorem", ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.notion not in NOTIONS:
+            raise ValueError(f"{self.id}: notion must be one of {NOTIONS}, got {self.notion!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.id}: kind must be one of {KINDS}, got {self.kind!r}")
+        object.__setattr__(self, "bound", sp.sympify(self.bound))
+        unknown = {s.name for s in self.bound.free_symbols} - set(SYMBOLS)
+        if unknown:
+            raise ValueError(f"{self.id}: bound uses symbols outside the vocabulary: {sorted(unknown)}")
+        for v in self.variants:
+            if v.printed_of != self.id:
+                raise ValueError(f"{self.id}: variant {v.id} must have printed_of={self.id!r}")
+
+    # -- derived facts -------------------------------------------------------------------------------
+
+    @property
+    def is_printed_variant(self) -> bool:
+        return self.printed_of is not None
+
+    @functools.cached_property
+    def parameters(self) -> tuple[str, ...]:
+        """The parameters :meth:`evaluate` requires, in a stable order."""
+        names: set[str] = {s.name for s in self.bound.free_symbols}
+        for a in self.assumptions:
+            names |= {s.name for s in a.relation.free_symbols}
+        for f in self.free:
+            names |= {s.name for s in (sp.sympify(f.lo).free_symbols | sp.sympify(f.hi).free_symbols)}
+        names -= {f.name for f in self.free}
+        extra = NOTION_PARAMETER[self.notion]
+        if extra:
+            names.add(extra)
+        order = list(VOCABULARY)
+        return tuple(sorted(names, key=order.index))
+
+    @functools.cached_property
+    def operators(self) -> tuple[str, ...]:
+        """Names of the numeric operators the bound uses (empty for a closed form)."""
+        return tuple(sorted({type(f).__name__ for f in self.bound.atoms(NumericOperator)}))
+
+    @property
+    def closed_form(self) -> bool:
+        return not self.operators and not self.free
+
+    # -- numerics ------------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def _argument_symbols(self) -> tuple[sp.Symbol, ...]:
+        return tuple(SYMBOLS[p] for p in self.parameters) + tuple(f.symbol for f in self.free)
+
+    @functools.cached_property
+    def _compiled(self):
+        return sp.lambdify(self._argument_symbols, self.bound, modules=lambdify_modules())
+
+    @functools.cached_property
+    def _compiled_assumptions(self):
+        syms = tuple(SYMBOLS[p] for p in self.parameters)
+        return [(a, sp.lambdify(syms, a.relation, modules="numpy")) for a in self.assumptions]
+
+    def coerce(self, params: Mapping[str, object]) -> dict[str, np.ndarray]:
+        """Check names, values and domains of ``params``; return them as broadcast float arrays."""
+        missing = [p for p in self.parameters if p not in params]
+        if missing:
+            raise ValueError(f"{self.id}: missing parameter(s) {', '.join(missing)} "
+                             f"(needs {', '.join(self.parameters)})")
+        unknown = [p for p in params if p not in self.parameters]
+        if unknown:
+            raise ValueError(f"{self.id}: unknown parameter(s) {', '.join(unknown)} "
+                             f"(needs {', '.join(self.parameters)})")
+        arrays = {}
+        for name in self.parameters:
+            try:
+                value = np.asarray(params[name], dtype=float)
+            except (TypeError, ValueError):
+                raise ValueError(f"{self.id}: parameter {name} must be a number, got {params[name]!r}") from None
+            if np.isnan(value).any():
+                raise ValueError(f"{self.id}: parameter {name} is NaN")
+            check_domain(name, value, where=self.id)
+            arrays[name] = value
+        if NOTION_PARAMETER[self.notion] == "alpha" and np.any(arrays["alpha"] <= 1):
+            raise ValueError(f"{self.id}: parameter alpha must be > 1")
+        try:
+            broadcast = np.broadcast_arrays(*arrays.values())
+        except ValueError as exc:
+            raise ValueError(f"{self.id}: parameter shapes do not broadcast: {exc}") from None
+        return dict(zip(arrays, broadcast))
+
+    def violated_assumptions(self, params: Mapping[str, np.ndarray]) -> list[Assumption]:
+        """The assumptions that fail at some point of ``params`` (already coerced)."""
+        args = [params[p] for p in self.parameters]
+        bad = []
+        with np.errstate(all="ignore"):
+            for assumption, test in self._compiled_assumptions:
+                if not np.all(test(*args)):
+                    bad.append(assumption)
+        return bad
+
+    def evaluate(self, *, allow_outside_assumptions: bool = False, **params) -> np.ndarray | float:
+        """Evaluate the bound, vectorised over broadcastable parameter arrays.
+
+        Raises ``ValueError`` naming the parameter for a missing, unknown, NaN or out-of-domain value,
+        and naming the assumption when one fails (unless ``allow_outside_assumptions``).
+        """
+        values = self.coerce(params)
+        if not allow_outside_assumptions:
+            bad = self.violated_assumptions(values)
+            if bad:
+                raise ValueError(f"{self.id}: assumption violated: {bad[0]}")
+        result = self._evaluate_coerced(values)
+        return result[()] if result.ndim == 0 else result
+
+    def _evaluate_coerced(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
+        args = [values[p] for p in self.parameters]
+        with np.errstate(all="ignore"):
+            if not self.free:
+                out = np.asarray(self._compiled(*args), dtype=float)
+                return np.broadcast_to(out, np.broadcast_shapes(*(a.shape for a in args))).copy() \
+                    if args else out
+            return self._optimise(args)
+
+    def _optimise(self, args: list[np.ndarray]) -> np.ndarray:
+        """Minimise (upper bounds) or maximise (lower bounds) over the free parameters on a grid."""
+        shape = np.broadcast_shapes(*(a.shape for a in args)) if args else ()
+        syms = tuple(SYMBOLS[p] for p in self.parameters)
+        grids = []
+        for f in self.free:
+            lo = np.broadcast_to(np.asarray(sp.lambdify(syms, f.lo, "numpy")(*args), dtype=float), shape)
+            hi = np.broadcast_to(np.asarray(sp.lambdify(syms, f.hi, "numpy")(*args), dtype=float), shape)
+            grids.append(_grid(f, lo, hi))
+        # grid axes go after the parameter axes: parameters get trailing singleton axes
+        k = len(self.free)
+        expanded = [a.reshape(a.shape + (1,) * k) for a in np.broadcast_arrays(*args)] if args else []
+        points, valid = [], np.ones(shape + tuple(g[0].shape[-1] for g in grids), dtype=bool)
+        for i, (values, ok) in enumerate(grids):
+            index = (slice(None),) * len(shape) + tuple(slice(None) if j == i else None for j in range(k))
+            points.append(values[index])
+            valid &= ok[index]
+        out = np.asarray(self._compiled(*expanded, *points), dtype=float)
+        out = np.broadcast_to(out, valid.shape)
+        upper = self.kind != "lower"
+        fill = np.inf if upper else -np.inf
+        out = np.where(valid & ~np.isnan(out), out, fill)
+        axes = tuple(range(len(shape), len(shape) + k))
+        return out.min(axis=axes) if upper else out.max(axis=axes)
+
+    # -- display -------------------------------------------------------------------------------------
+
+    def latex(self) -> str:
+        return sp.latex(self.bound)
+
+    def text(self) -> str:
+        return sp.sstr(self.bound)
+
+    def to_json(self) -> dict:
+        """A JSON-ready description (used by ``verify show --json`` and the reports)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "source": dataclasses.asdict(self.source),
+            "notion": self.notion,
+            "kind": self.kind,
+            "setting": dataclasses.asdict(self.setting),
+            "parameters": list(self.parameters),
+            "free_parameters": [
+                {"name": f.name, "lo": sp.sstr(f.lo), "hi": sp.sstr(f.hi), "integer": f.integer}
+                for f in self.free
+            ],
+            "bound": {"text": self.text(), "latex": self.latex()},
+            "paper_form": self.paper_form,
+            "operators": list(self.operators),
+            "assumptions": [{"text": str(a), "relation": sp.sstr(a.relation),
+                             "latex": sp.latex(a.relation)} for a in self.assumptions],
+            "claims": [
+                {"kind": c.kind, "value": c.value if isinstance(c.value, str) else sp.sstr(c.value),
+                 "var": c.var, "point": None if c.point is None else sp.sstr(c.point),
+                 "subs": {k: sp.sstr(v) for k, v in c.subs.items()}, "text": c.text}
+                for c in self.claims
+            ],
+            "errata": [dataclasses.asdict(e) for e in self.errata],
+            "printed_of": self.printed_of,
+            "expect_fail": list(self.expect_fail),
+            "variants": [v.id for v in self.variants],
+            "notes": self.notes,
+        }
+
+
+def check_domain(name: str, value: np.ndarray, where: str = "") -> None:
+    """Raise ``ValueError`` when ``value`` lies outside the domain of vocabulary variable ``name``."""
+    prefix = f"{where}: " if where else ""
+    var = VOCABULARY.get(name)
+    if var is None:
+        return
+    if var.domain == "real":
+        if not np.all(np.isfinite(value)):
+            raise ValueError(f"{prefix}parameter {name} must be finite")
+        return
+    if np.any(np.isinf(value)) and name not in ("T", "E", "alpha"):
+        raise ValueError(f"{prefix}parameter {name} must be finite")
+    if var.domain == "positive" and np.any(value <= 0):
+        raise ValueError(f"{prefix}parameter {name} must be > 0 ({var.meaning})")
+    if var.domain == "nonnegative" and np.any(value < 0):
+        raise ValueError(f"{prefix}parameter {name} must be >= 0 ({var.meaning})")
+    if var.domain == "integer":
+        finite = value[np.isfinite(value)]
+        if np.any(value < 1) or np.any(finite != np.round(finite)):
+            raise ValueError(f"{prefix}parameter {name} must be a positive integer ({var.meaning})")
+    if var.domain == "unit" and (np.any(value <= 0) or np.any(value > 1)):
+        raise ValueError(f"{prefix}parameter {name} must lie in (0, 1] ({var.meaning})")
+
+
+def _grid(f: FreeParameter, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Grid points of a free parameter for every parameter point, and which of them are admissible."""
+    lo_all, hi_all = float(np.min(lo)), float(np.max(hi))
+    if f.integer:
+        start = math.ceil(lo_all + (1 if f.open_lo and float(lo_all).is_integer() else 0))
+        stop = math.floor(hi_all - (1 if f.open_hi and float(hi_all).is_integer() else 0))
+        if stop < start:
+            points = np.array([start], dtype=float)
+        elif stop - start + 1 <= f.max_points:
+            points = np.arange(start, stop + 1, dtype=float)
+        else:
+            offsets = np.unique(np.round(np.geomspace(1, stop - start + 1, f.max_points))) - 1
+            points = start + offsets
+            points = np.unique(np.concatenate([points, [stop]]))
+    else:
+        inner = np.linspace(0.0, 1.0, f.max_points + 2)[1:-1]
+        points = lo_all + (hi_all - lo_all) * inner
+    shape = lo.shape + (points.size,)
+    values = np.broadcast_to(points, shape)
+    lo_e, hi_e = lo[..., None], hi[..., None]
+    ok = (values > lo_e) if f.open_lo else (values >= lo_e)
+    ok &= (values < hi_e) if f.open_hi else (values <= hi_e)
+    return values, ok
+
+
+def theorems_in(namespace: Mapping[str, object]) -> list[Theorem]:
+    """The module-level :class:`Theorem` objects of a namespace, with their "as printed" variants."""
+    found: list[Theorem] = []
+    seen: set[str] = set()
+    for value in namespace.values():
+        candidates = value if isinstance(value, (list, tuple)) else [value]
+        for t in candidates:
+            if isinstance(t, Theorem):
+                for record in (t, *t.variants):
+                    if record.id not in seen:
+                        seen.add(record.id)
+                        found.append(record)
+    return found
+
+
+def substitute(theorem: Theorem, **changes) -> Theorem:
+    """A copy of ``theorem`` with fields replaced (``dataclasses.replace`` that clears caches)."""
+    return dataclasses.replace(theorem, **changes)
+
+
+__all__ = [
+    "Assumption", "Claim", "Erratum", "FreeParameter", "NOTIONS", "KINDS", "NOTION_PARAMETER",
+    "Setting", "Source", "SYMBOLS", "Theorem", "VOCABULARY", "Variable", "add_variable",
+    "check_domain", "contraction", "sym", "theorems_in", "substitute",
+]
+
