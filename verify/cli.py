@@ -173,13 +173,30 @@ def _not_yet(name: str, issue: str) -> tuple[Callable, Callable]:
     return add, run
 
 
+def _lazy(module: str, add: str, run: str) -> tuple[Callable, Callable]:
+    """A subcommand implemented in ``module`` (imported only when used, to keep start-up fast)."""
+    import importlib
+
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        getattr(importlib.import_module(module), add)(p)
+
+    def run_command(args) -> int:
+        mod = importlib.import_module(module)
+        try:
+            return getattr(mod, run)(args)
+        except (ValueError, getattr(mod, "CommandError", ValueError)) as exc:
+            raise UsageError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+
+    return add_arguments, run_command
+
+
 COMMANDS: dict[str, tuple[str, Callable, Callable]] = {
     "list": ("list the registered theorems", _add_list, _run_list),
     "show": ("show one theorem: both forms of the bound, assumptions, claims, errata", _add_show, _run_show),
     "eval": ("evaluate a theorem's bound at given parameters", _add_eval, _run_eval),
-    "run": ("run the verification suite", *_not_yet("run", "cross-check engine")),
-    "check": ("check the theorems of a user file", *_not_yet("check", "cross-check engine")),
-    "audit": ("empirical privacy audit by simulation", *_not_yet("audit", "simulation issue")),
+    "run": ("run the verification suite", *_lazy("verify.check.command", "add_run_arguments", "run")),
+    "check": ("check the theorems of a user file", *_lazy("verify.check.command", "add_check_arguments", "check")),
+    "audit": ("empirical privacy audit by simulation", *_lazy("verify.simulate.command", "add_arguments", "run")),
     "report": ("write a tightness report", *_not_yet("report", "report issue")),
     "account": ("best valid bound for a training run", *_not_yet("account", "accounting issue")),
     "calibrate": ("smallest noise meeting a privacy target", *_not_yet("calibrate", "accounting issue")),

@@ -218,7 +218,7 @@ class FreeParameter:
         return SYMBOLS[self.name]
 
 
-ClaimKind = Literal["limit", "equals", "le", "ge", "exact_on", "monotone"]
+ClaimKind = Literal["limit", "equals", "le", "ge", "exact_on", "monotone", "approximates"]
 
 
 @dataclass(frozen=True)
@@ -232,6 +232,7 @@ class Claim:
     * ``exact_on``: the bound is attained by the instance family ``value`` (a name known to
       ``verify.instances``).
     * ``monotone``: the bound is non-decreasing (``point = +1``) or non-increasing (``-1``) in ``var``.
+    * ``approximates``: (approximations) the quantity approximated is the theorem ``value``'s exact one.
     """
 
     kind: ClaimKind
@@ -275,6 +276,8 @@ class Theorem:
     paper_bound: sp.Expr | None = None  # the same in the paper's sympy symbols, when available
     translation: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)  # paper symbol -> canonical
     notes: str = ""
+    #: parameter sets the paper itself evaluates (table rows, figure settings), checked deterministically
+    examples: tuple[Mapping[str, float], ...] = ()
     printed_of: str | None = None  # for an "as printed" variant: the id of the corrected theorem
     expect_fail: tuple[str, ...] = ()  # obligations an "as printed" variant is expected to fail
     variants: tuple["Theorem", ...] = ()

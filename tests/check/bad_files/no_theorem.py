@@ -1,0 +1,2 @@
+import sympy as sp
+X = 1

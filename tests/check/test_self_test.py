@@ -1,0 +1,68 @@
+"""Self-test of the cross-check engine: deliberately wrong user theorems must come back `violated`,
+their correct versions `verified` (issue 4, "Must show")."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.check.command import load_user_theorems
+from verify.testing import check
+
+HERE = Path(__file__).parent
+USER = HERE / "user_theorems"
+WRONG = sorted(USER.glob("wrong_*.py"))
+CORRECT = sorted(USER.glob("correct_*.py"))
+
+
+def test_there_is_a_dozen_wrong_theorems():
+    assert len(WRONG) >= 12
+
+
+@pytest.mark.parametrize("path", WRONG, ids=lambda p: p.stem)
+def test_wrong_theorem_is_violated(path):
+    (theorem,) = load_user_theorems(str(path))
+    verdict = check(theorem, max_examples=25, seed=1)
+    assert verdict.verdict == "violated", verdict.reason
+    failed = [o for o in verdict.obligations if o.status == "failed"]
+    assert failed
+    soundness = [o for o in failed if o.name in ("soundness", "exactness")]
+    for o in soundness:  # a soundness failure carries a replayable counterexample
+        assert o.counterexample["exact"] > o.counterexample["bound"]
+
+
+@pytest.mark.parametrize("path", CORRECT, ids=lambda p: p.stem)
+def test_correct_theorem_is_verified(path):
+    (theorem,) = load_user_theorems(str(path))
+    verdict = check(theorem, max_examples=25, seed=1)
+    assert verdict.verdict == "verified", verdict.reason
+    sound = next(o for o in verdict.obligations if o.name == "soundness")
+    assert sound.data["examples"] > 0
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, timeout=600)
+
+
+def test_check_command_json_and_exit_status():
+    result = _cli("check", str(USER / "wrong_scaled_down.py"), "--json", "--examples", "15")
+    assert result.returncode == 1, result.stderr
+    (record,) = json.loads(result.stdout)
+    assert record["id"] == "user/gd-composition-95"
+    assert record["verdict"] == "violated"
+    assert record["counterexample"]["exact"] > record["counterexample"]["bound"]
+    assert {"name", "status", "detail"} <= set(record["obligations"][0])
+    assert record["max_ratio"] > 1
+
+
+@pytest.mark.parametrize("name,message", [
+    ("syntax_error.py", "syntax error"), ("no_theorem.py", "no module-level Theorem"),
+    ("unknown_symbol.py", "outside the vocabulary"), ("wrong_notion.py", "notion must be one of"),
+])
+def test_check_command_bad_files_exit_2_with_one_line(name, message):
+    result = _cli("check", str(HERE / "bad_files" / name))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr

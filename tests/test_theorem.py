@@ -1,0 +1,83 @@
+"""The theorem record: evaluation, validation, free-parameter optimisation (verify/theorem.py)."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.theorem import Assumption, FreeParameter, Source, Theorem, sym, theorems_in
+
+COMPOSITION = Theorem(
+    id="test/composition", title="GD composition", source=Source("test", "eq. 1"), notion="gdp", kind="upper",
+    bound=sp.sqrt(sym.T) * sym.Delta / (sym.n * sym.sigma),
+    assumptions=(Assumption(sym.eta < 2 / sym.M, "eta in (0, 2/M)"),),
+)
+
+WINDOW = Theorem(
+    id="test/window", title="window", source=Source("test", "eq. 2"), notion="gdp", kind="upper",
+    bound=(sym.D + sym.eta * sym.Delta / sym.n * sym.nu) / (sym.eta * sym.sigma * sp.sqrt(sym.nu)),
+    free=(FreeParameter("nu", 1, sym.T, integer=True),),
+)
+
+
+def test_parameters_are_the_free_symbols_and_assumption_symbols():
+    assert set(COMPOSITION.parameters) == {"T", "Delta", "n", "sigma", "eta", "M"}
+
+
+def test_evaluate_broadcasts_and_matches_hand_formula():
+    T = np.array([1, 4, 9, 16])
+    got = COMPOSITION.evaluate(T=T, Delta=2.0, n=10, sigma=0.5, eta=0.1, M=1.0)
+    np.testing.assert_allclose(got, np.sqrt(T) * 2.0 / (10 * 0.5), rtol=1e-15)
+
+
+def test_assumption_violation_names_the_assumption():
+    with pytest.raises(ValueError, match=r"eta in \(0, 2/M\)"):
+        COMPOSITION.evaluate(T=1, Delta=1, n=10, sigma=1, eta=3.0, M=1.0)
+    value = COMPOSITION.evaluate(T=1, Delta=1, n=10, sigma=1, eta=3.0, M=1.0, allow_outside_assumptions=True)
+    assert value == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("bad,match", [
+    (dict(sigma=0.0), "sigma must be > 0"), (dict(sigma=-1.0), "sigma must be > 0"),
+    (dict(T=2.5), "T must be a positive integer"), (dict(n=float("nan")), "n is NaN"),
+    (dict(Delta=float("inf")), "Delta must be finite"),
+])
+def test_bad_values_name_the_parameter(bad, match):
+    params = dict(T=1, Delta=1, n=10, sigma=1, eta=0.1, M=1.0) | bad
+    with pytest.raises(ValueError, match=match):
+        COMPOSITION.evaluate(**params)
+
+
+def test_missing_and_unknown_parameters():
+    with pytest.raises(ValueError, match="missing parameter"):
+        COMPOSITION.evaluate(T=1)
+    with pytest.raises(ValueError, match="unknown parameter.*zeta"):
+        COMPOSITION.evaluate(T=1, Delta=1, n=10, sigma=1, eta=0.1, M=1.0, zeta=1)
+
+
+def test_bound_outside_vocabulary_is_refused():
+    with pytest.raises(ValueError, match="outside the vocabulary"):
+        Theorem(id="x", title="x", source=Source("x", "x"), notion="gdp", kind="upper", bound=sp.Symbol("foo"))
+    with pytest.raises(ValueError, match="notion"):
+        Theorem(id="x", title="x", source=Source("x", "x"), notion="zcdp", kind="upper", bound=sym.mu)
+
+
+@settings(deadline=None, max_examples=40)
+@given(T=st.integers(1, 300), D=st.floats(0.01, 10), eta=st.floats(0.01, 1), s=st.floats(0.1, 5))
+def test_free_parameter_minimum_equals_brute_force(T, D, eta, s):
+    got = float(WINDOW.evaluate(T=T, D=D, eta=eta, Delta=1.0, n=10, sigma=s))
+    brute = min((D + eta / 10 * nu) / (eta * s * math.sqrt(nu)) for nu in range(1, T + 1))
+    assert got == pytest.approx(brute, rel=1e-12)
+
+
+def test_theorems_in_collects_variants_once():
+    printed = Theorem(id="test/composition/as-printed", title="typo", source=Source("test", "eq. 1"),
+                      notion="gdp", kind="upper", bound=sym.T * sym.Delta / (sym.n * sym.sigma),
+                      printed_of="test/window2")
+    parent = Theorem(id="test/window2", title="w", source=Source("test", "x"), notion="gdp", kind="upper",
+                     bound=sym.Delta, variants=(printed,))
+    found = theorems_in({"a": parent, "b": [parent, printed], "c": 3})
+    assert [t.id for t in found] == ["test/window2", "test/composition/as-printed"]

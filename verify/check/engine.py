@@ -1,0 +1,170 @@
+"""Running every obligation on a theorem and collecting verdicts (DESIGN.md §5)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from verify.check import symbolic
+from verify.check.domain import admissible_points
+from verify.check.exactness import exactness
+from verify.check.notions import eps_at_delta
+from verify.check.soundness import exact_family, soundness
+from verify.check.verdict import Obligation, Verdict, decide
+from verify.theorem import Theorem
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How hard to look: examples per theorem, audit runs."""
+
+    name: str
+    examples: int
+    claim_points: int
+    approximation_points: int
+    audit_runs: int
+
+
+PROFILES = {
+    "quick": Profile("quick", examples=20, claim_points=40, approximation_points=8, audit_runs=20_000),
+    "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000),
+}
+
+
+def profile(name: str) -> Profile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {name!r}") from None
+
+
+def approximation_error(theorem: Theorem, lookup: Callable[[str], Theorem], seed: int,
+                        points: int) -> Obligation | None:
+    """Signed error in eps(delta) of an approximation against the exact result it approximates."""
+    if theorem.kind != "approximation":
+        return None
+    targets = [c.value for c in theorem.claims if c.kind == "approximates"]
+    if not targets:
+        return Obligation("approximation", "inconclusive", "the record does not name what it approximates")
+    exact = lookup(str(targets[0]))
+    rows = []
+    candidates = [dict(e) for e in theorem.examples] + admissible_points(theorem, points, seed)
+    for params in candidates:
+        delta = float(params.get("delta", 1e-5))
+        own = {k: v for k, v in params.items() if k in theorem.parameters}
+        try:
+            approx = eps_at_delta(theorem, own, delta)
+            truth = eps_at_delta(exact, {k: params[k] for k in exact.parameters if k in params}, delta)
+        except (ValueError, KeyError) as exc:
+            rows.append({"parameters": params, "error": str(exc)})
+            continue
+        rows.append({"parameters": own, "delta": delta, "eps_approx": approx, "eps_exact": truth,
+                     "relative_error": (approx - truth) / truth if truth > 0 else 0.0,
+                     "understates": bool(approx < truth * (1 - 1e-9)),
+                     "from_paper": params in [dict(e) for e in theorem.examples]})
+    good = [r for r in rows if "eps_exact" in r]
+    if not good:
+        return Obligation("approximation", "inconclusive", "could not evaluate against the exact reference",
+                          data={"rows": rows})
+    under = [r for r in good if r["understates"]]
+    paper = [r for r in good if r["from_paper"]]
+    paper_under = [r for r in paper if r["understates"]]
+    worst = min(r["relative_error"] for r in good)
+    detail = (f"under-states eps on {len(under)} of {len(good)} points (worst {100 * worst:+.1f}%)"
+              + (f"; on the paper's rows: {len(paper_under)} of {len(paper)}" if paper else "")
+              + f"; exact reference {exact.id}")
+    return Obligation("approximation", "approximate", detail,
+                      data={"rows": good, "understated": len(under), "paper_rows": len(paper),
+                            "paper_understated": len(paper_under)})
+
+
+def audit(theorem: Theorem, prof: Profile, seed: int) -> Obligation | None:
+    """Monte Carlo audit (verify.simulate): the audited lower bound never exceeds the bound."""
+    try:
+        from verify.simulate import audit_obligation
+    except ImportError:
+        return None
+    return audit_obligation(theorem, runs=prof.audit_runs, seed=seed)
+
+
+def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
+                  database=None) -> Verdict:
+    """Every obligation of DESIGN.md §5 on one theorem, and the verdict."""
+    obligations: list[Obligation] = []
+
+    def add(result: Obligation | None) -> None:
+        if result is not None:
+            obligations.append(result)
+
+    for step in (
+        lambda: symbolic.well_formed(theorem, seed),
+        lambda: symbolic.scaling(theorem, seed),
+        lambda: symbolic.translation(theorem),
+        lambda: symbolic.claims(theorem, lookup, seed),
+        lambda: exactness(theorem),
+        lambda: exact_family(theorem, seed),
+    ):
+        add(_guard(step))
+    if theorem.kind == "approximation":
+        add(_guard(lambda: approximation_error(theorem, lookup, seed, prof.approximation_points)))
+    else:
+        sound = _guard(lambda: soundness(theorem, prof.examples, seed, database))
+        if isinstance(sound, tuple):
+            obligations.extend(sound)
+        else:
+            add(sound)
+        add(_guard(lambda: audit(theorem, prof, seed)))
+    return decide(theorem, obligations)
+
+
+def _guard(step):
+    """Run an obligation; an internal error becomes an inconclusive outcome, never a crash or a pass."""
+    try:
+        return step()
+    except Exception as exc:  # noqa: BLE001 - reported, and never counted as a pass
+        name = getattr(step, "__name__", "obligation")
+        return Obligation("internal-error", "inconclusive", f"{type(exc).__name__}: {exc}".splitlines()[0][:300],
+                          data={"step": name})
+
+
+def check_all(records: Iterable[Theorem], lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
+              progress: Callable[[Theorem], None] | None = None, database=None) -> list[Verdict]:
+    verdicts = []
+    for theorem in records:
+        verdicts.append(check_theorem(theorem, lookup, prof, seed, database))
+        if progress is not None:
+            progress(theorem)
+    return verdicts
+
+
+def summary(verdicts: list[Verdict]) -> dict:
+    counts: dict[str, int] = {}
+    for v in verdicts:
+        counts[v.verdict] = counts.get(v.verdict, 0) + 1
+    unexpected = [v.id for v in verdicts if not v.as_expected]
+    return {"counts": counts, "unexpected": unexpected, "theorems": len(verdicts)}
+
+
+def compare_baseline(verdicts: list[Verdict], baseline: dict, ratio_tolerance: float = 0.05) -> list[str]:
+    """Differences from a baseline run: changed verdicts, or tightness ratios moved beyond tolerance."""
+    old = {v["id"]: v for v in baseline.get("theorems", [])}
+    changes = []
+    for v in verdicts:
+        before = old.get(v.id)
+        if before is None:
+            changes.append(f"{v.id}: new theorem (verdict {v.verdict})")
+            continue
+        if before["verdict"] != v.verdict:
+            changes.append(f"{v.id}: verdict {before['verdict']} -> {v.verdict}")
+        a, b = before.get("max_ratio"), v.max_ratio
+        if a is not None and b is not None and math.isfinite(b):
+            if abs(b - a) > ratio_tolerance * max(abs(a), 1e-12):
+                changes.append(f"{v.id}: max exact/bound ratio {a:.4g} -> {b:.4g}")
+    for gone in set(old) - {v.id for v in verdicts}:
+        changes.append(f"{gone}: missing from this run")
+    return changes
+
+
+__all__ = ["PROFILES", "Profile", "check_theorem", "check_all", "summary", "compare_baseline", "profile",
+           "approximation_error"]

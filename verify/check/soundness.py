@@ -1,0 +1,260 @@
+"""Numeric obligations against exact references: soundness, tightness, approximation error.
+
+Instances are drawn by hypothesis from every family that applies to the theorem; a failed inequality
+is shrunk by hypothesis to a minimal instance and reported as a replayable counterexample.
+Near-ties are re-evaluated in high precision (mpmath, 50 digits) before a violation is declared.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import sympy as sp
+from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+
+from verify.check import references as refs
+from verify.check.domain import ALPHAS, DELTAS, EPSILONS, canonical_point, canonical_strategy, INT_RANGES
+from verify.check.verdict import Obligation
+from verify.theorem import NOTION_PARAMETER, SYMBOLS, Theorem
+
+NOTION_GRID = {"rdp": ALPHAS, "fdp": EPSILONS, "eps_delta": DELTAS, "gdp": (None,), "utility": (None,)}
+
+
+@dataclass
+class Record:
+    """What one obligation run saw."""
+
+    examples: int = 0
+    ratios: list[float] = field(default_factory=list)
+    worst: dict | None = None
+    failure: dict | None = None
+    families: set[str] = field(default_factory=set)
+
+    def note(self, ratio: float, info: dict) -> None:
+        self.examples += 1
+        self.ratios.append(ratio)
+        if self.worst is None or ratio > self.worst["ratio"]:
+            self.worst = {**info, "ratio": ratio}
+
+
+def _compare(theorem: Theorem, instance, at) -> refs.Comparison:
+    params = {p: instance.params()[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
+    if NOTION_PARAMETER[theorem.notion]:
+        params[NOTION_PARAMETER[theorem.notion]] = at
+    bound = float(theorem.evaluate(**params))
+    profile = instance.profile()
+    exact = refs.exact_value(theorem, profile, at)
+    return refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile))
+
+
+def _violates(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> bool:
+    """Upper: exact > bound; lower: exact < bound; exact: either, beyond tolerance (mpmath on near-ties)."""
+    slack = c.tolerance * max(abs(c.bound), abs(c.exact)) + 1e-300
+    if theorem.kind in ("upper", "exact") and c.exact > c.bound + slack:
+        return not _high_precision_agrees(theorem, params, c, upper=True)
+    if theorem.kind in ("lower", "exact") and c.exact < c.bound - slack:
+        return not _high_precision_agrees(theorem, params, c, upper=False)
+    return False
+
+
+def _high_precision_agrees(theorem: Theorem, params, c: refs.Comparison, upper: bool) -> bool:
+    """Re-evaluate a closed-form bound with 50 digits; True when the violation disappears."""
+    if not theorem.closed_form or abs(c.exact - c.bound) > 1e-6 * max(abs(c.bound), 1e-300):
+        return False
+    value = theorem.bound.evalf(50, subs={SYMBOLS[k]: sp.Float(v, 50) for k, v in params.items()})
+    try:
+        hp = float(value)
+    except TypeError:
+        return False
+    return c.exact <= hp * (1 + 1e-12) if upper else c.exact >= hp * (1 - 1e-12)
+
+
+def _instance_info(instance, theorem: Theorem, c: refs.Comparison) -> dict:
+    return {
+        "instance": getattr(instance, "name", str(instance)),
+        "family": getattr(instance, "family", ""),
+        "parameters": {k: v for k, v in instance.params().items()},
+        NOTION_PARAMETER[theorem.notion] or "at": c.at,
+        "exact": c.exact,
+        "bound": c.bound,
+    }
+
+
+def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
+    """Families that yield at least one admissible instance for ``theorem`` (probed on a few points)."""
+    from verify.check.domain import canonical_points
+
+    found = []
+    cyclic = theorem.setting.batches == "cyclic"
+    for name, family in refs.families().items():
+        for point in canonical_points(12, probe_seed, cyclic=cyclic):
+            point = _cap(name, point)
+            try:
+                instance = refs.build(family, point, theorem)
+            except (ValueError, TypeError):
+                continue
+            if refs.why_not_applicable(theorem, instance) is None:
+                found.append(name)
+                break
+    return found
+
+
+def _cap(family: str, point: dict) -> dict:
+    """Keep grid-engine runs short (their cost grows with T)."""
+    if family in refs.GRID_FAMILIES:
+        point = dict(point)
+        point["T"] = float(min(point["T"], 60))
+        point["E"] = float(min(point["E"], max(1, 60 // max(int(point["l"]), 1))))
+        if point.get("l", 1) * point["E"] > 60:
+            point["l"] = float(max(1, 60 // int(point["E"])))
+            point["n"] = point["l"] * point["b"]
+            point["q"] = 1.0 / point["l"]
+        if "T" in point and point.get("E"):
+            pass
+    return point
+
+
+def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None,
+              families: list[str] | None = None) -> tuple[Obligation, Obligation]:
+    """Soundness and tightness over hypothesis-drawn admissible instances of the applicable families."""
+    names = families if families is not None else candidate_families(theorem, seed)
+    if theorem.notion == "utility":
+        return (Obligation("soundness", "inconclusive", "no exact utility reference is wired into the engine"),
+                Obligation("tightness", "inconclusive", "no exact reference"))
+    if theorem.kind == "lower":
+        names = [n for n in names if n in _claimed_families(theorem)]
+        if not names:
+            reason = "a lower bound is checked only on its own construction; none is available"
+            return Obligation("soundness", "inconclusive", reason), Obligation("tightness", "inconclusive", reason)
+    if not names:
+        reason = "no exact reference family covers this setting"
+        return Obligation("soundness", "inconclusive", reason), Obligation("tightness", "inconclusive", reason)
+    record = Record()
+    cyclic = theorem.setting.batches == "cyclic" or "E" in theorem.parameters
+    grid = NOTION_GRID[theorem.notion]
+    strategy = st.tuples(st.sampled_from(names), canonical_strategy(cyclic), st.sampled_from(grid))
+
+    @settings(max_examples=examples, deadline=None, database=database, derandomize=False,
+              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.reuse, Phase.generate,
+                                                              Phase.shrink], report_multiple_bugs=False)
+    @hypothesis_seed(seed)
+    @given(strategy)
+    def prop(args):
+        name, point, at = args
+        point = _cap(name, point)
+        try:
+            instance = refs.build(refs.families()[name], point, theorem)
+        except ValueError:
+            reject()
+        if refs.why_not_applicable(theorem, instance) is not None:
+            reject()
+        params = {p: instance.params()[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
+        if NOTION_PARAMETER[theorem.notion]:
+            params[NOTION_PARAMETER[theorem.notion]] = at
+        from verify.check.domain import admissible
+
+        if not admissible(theorem, params):
+            reject()
+        c = _compare(theorem, instance, at)
+        info = _instance_info(instance, theorem, c)
+        record.families.add(name)
+        record.note(c.ratio, info)
+        if _violates(theorem, c, params):
+            record.failure = info
+            raise AssertionError(f"exact {c.exact!r} vs bound {c.bound!r}")
+
+    try:
+        prop()
+    except Unsatisfiable:
+        pass
+    except AssertionError:
+        pass
+    if record.failure is not None:
+        f = record.failure
+        sound = Obligation("soundness", "failed",
+                           f"{_relation(theorem)} fails on {f['instance']}: exact {f['exact']:.6g} vs bound "
+                           f"{f['bound']:.6g}", counterexample=f, data={"examples": record.examples})
+    elif record.examples == 0:
+        sound = Obligation("soundness", "inconclusive",
+                           f"no admissible instance found in families {', '.join(names)}")
+    else:
+        sound = Obligation("soundness", "passed",
+                           f"{_relation(theorem)} on {record.examples} admissible instances of "
+                           f"{', '.join(sorted(record.families))}",
+                           data={"examples": record.examples, "families": sorted(record.families)})
+    return sound, _tightness(theorem, record)
+
+
+def _relation(theorem: Theorem) -> str:
+    return {"upper": "exact <= bound", "lower": "exact >= bound", "exact": "exact = bound",
+            "approximation": "approximation"}[theorem.kind]
+
+
+def _claimed_families(theorem: Theorem) -> set[str]:
+    return {str(c.value) for c in theorem.claims if c.kind == "exact_on"}
+
+
+def _tightness(theorem: Theorem, record: Record) -> Obligation:
+    if not record.ratios:
+        return Obligation("tightness", "inconclusive", "no instance compared")
+    ratios = np.asarray(record.ratios, dtype=float)
+    finite = ratios[np.isfinite(ratios)]
+    worst = float(finite.max()) if finite.size else float("nan")
+    return Obligation("tightness", "passed",
+                      f"largest exact/bound {worst:.4g} over {ratios.size} comparisons",
+                      data={"max_ratio": worst, "median_ratio": float(np.median(finite)) if finite.size else None,
+                            "worst": record.worst})
+
+
+def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation | None:
+    """On each family the theorem claims to be exact on, the bound equals the exact value."""
+    claimed = _claimed_families(theorem)
+    available = refs.families()
+    if not claimed:
+        return None
+    from verify.check.domain import admissible, admissible_points
+
+    details, compared = [], 0
+    for name in sorted(claimed):
+        family = available.get(name)
+        if family is None:
+            details.append(f"family {name} is not available")
+            continue
+        for params in admissible_points(theorem, points, seed):
+            point = {**_full_point(seed), **params}
+            try:
+                instance = refs.build(family, point, theorem)
+            except ValueError:
+                continue
+            if refs.why_not_applicable(theorem, instance) is not None:
+                continue
+            at = params.get(NOTION_PARAMETER[theorem.notion]) if NOTION_PARAMETER[theorem.notion] else None
+            own = {p: instance.params()[p] for p in theorem.parameters if p in instance.params()}
+            if at is not None:
+                own[NOTION_PARAMETER[theorem.notion]] = at
+            if not admissible(theorem, own):
+                continue
+            c = _compare(theorem, instance, at)
+            compared += 1
+            if not math.isclose(c.exact, c.bound, rel_tol=max(1e-8, c.tolerance)):
+                return Obligation("exactness", "failed",
+                                  f"on {name}: exact {c.exact!r} != bound {c.bound!r}",
+                                  counterexample=_instance_info(instance, theorem, c))
+    if compared == 0:
+        return Obligation("exactness", "inconclusive", "; ".join(details) or
+                          f"no admissible instance of {', '.join(sorted(claimed))}")
+    return Obligation("exactness", "passed", f"bound = exact value on {compared} instances of "
+                      f"{', '.join(sorted(claimed))}", data={"compared": compared})
+
+
+def _full_point(seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    from verify.check.domain import UNIT_NAMES
+
+    return canonical_point({k: rng.uniform() for k in UNIT_NAMES}, {k: lo for k, (lo, _) in INT_RANGES.items()})

@@ -1,0 +1,38 @@
+"""A pytest entry point for users' own suites.
+
+    from verify.testing import assert_sound
+
+    def test_my_bound():
+        assert_sound(MY_THEOREM, max_examples=50)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from verify.check.command import _lookup
+from verify.check.engine import check_theorem, profile
+from verify.check.verdict import Verdict
+from verify.theorem import Theorem
+
+
+def check(theorem: Theorem, max_examples: int = 40, seed: int = 0, profile_name: str = "quick") -> Verdict:
+    """Run every obligation on ``theorem`` and return the verdict."""
+    if max_examples <= 0:
+        raise ValueError(f"max_examples must be > 0, got {max_examples}")
+    prof = replace(profile(profile_name), examples=max_examples)
+    return check_theorem(theorem, _lookup([theorem]), prof, seed)
+
+
+def assert_sound(theorem: Theorem, max_examples: int = 40, seed: int = 0, require_verified: bool = False) -> Verdict:
+    """Fail (AssertionError with the counterexample) when any obligation finds ``theorem`` violated.
+
+    With ``require_verified`` an ``inconclusive`` verdict fails too: use it when the theorem's setting
+    is covered by an exact reference and you want proof that it was compared.
+    """
+    verdict = check(theorem, max_examples=max_examples, seed=seed)
+    if verdict.verdict == "violated":
+        raise AssertionError(f"{theorem.id} is violated: {verdict.reason}\ncounterexample: {verdict.counterexample}")
+    if require_verified and verdict.verdict != "verified":
+        raise AssertionError(f"{theorem.id} is {verdict.verdict}, not verified: {verdict.reason}")
+    return verdict
