@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Callable, Sequence
 
@@ -124,12 +125,12 @@ def _parse_assignments(items: Sequence[str]) -> dict[str, float]:
         name, sep, raw = item.partition("=")
         if not sep or not name:
             raise UsageError(f"parameter {item!r} is not of the form name=value")
+        if name in values:
+            raise UsageError(f"parameter {name} given twice")
         try:
             values[name] = float(raw)
         except ValueError:
             raise UsageError(f"parameter {name}: {raw!r} is not a number") from None
-        if name in values and list(values).count(name) > 1:
-            raise UsageError(f"parameter {name} given twice")
     return values
 
 
@@ -144,6 +145,9 @@ def _run_eval(args) -> int:
         value = float(t.evaluate(allow_outside_assumptions=True, **params))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if not math.isfinite(value):
+        raise UsageError(f"{t.id}: the bound is undefined ({value}) at these parameters"
+                         + (f" (outside the assumption {violated[0]})" if violated else ""))
     quantity = {"rdp": "rdp_epsilon", "gdp": "mu", "fdp": "delta", "eps_delta": "eps",
                 "utility": "excess_risk"}[t.notion]
     if args.json:
