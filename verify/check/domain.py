@@ -20,7 +20,6 @@ LOG_RANGES: dict[str, tuple[float, float]] = {
     "sigma": (-1.0, 1.3),
     "Delta": (-2.0, 1.0),
     "M": (-2.0, 2.0),
-    "D": (-1.5, 1.0),
     "z": (-0.5, 1.0),
     "Cclip": (-1.0, 1.0),
     "mu": (-2.0, 1.0),
@@ -51,13 +50,36 @@ def canonical_point(u: Mapping[str, float], ints: Mapping[str, int]) -> dict[str
     return {
         "n": float(n), "b": float(b), "l": float(l), "q": b / n, "E": float(E), "T": float(ints["T"]),
         "eta": eta, "sigma": sigma, "Delta": Delta, "L": Delta / 2.0, "m": m, "M": M,
-        "D": log_draw("D"), "d": float(ints["d"]), "alpha": float(1.0 + 10 ** (-1.5 + 3.0 * u["alpha"])),
+        "D": eta * Delta / n * 10 ** (-0.5 + 2.0 * u["D"]), "d": float(ints["d"]), "alpha": float(1.0 + 10 ** (-1.5 + 3.0 * u["alpha"])),
         "eps": 8.0 * float(u["eps"]), "delta": log_draw("delta"), "mu": log_draw("mu"),
         "z": z, "Cclip": Cclip,
+        **{name: _extra(name, float(value)) for name, value in u.items() if name not in UNIT_NAMES},
     }
 
 
 UNIT_NAMES = ("sigma", "Delta", "M", "m", "eta", "D", "z", "Cclip", "mu", "delta", "alpha", "eps")
+
+
+def unit_names() -> tuple[str, ...]:
+    """The unit draws a point needs: the core ones, plus one per variable a paper module added."""
+    from verify.theorem import VOCABULARY
+
+    core = set(UNIT_NAMES) | set(INT_RANGES) | {"n", "q", "L", "T", "l", "E", "d"}
+    return UNIT_NAMES + tuple(sorted(v for v in VOCABULARY if v not in core))
+
+
+def _extra(name: str, u: float) -> float:
+    """A value for a vocabulary variable added by a paper module, from its declared domain."""
+    from verify.theorem import VOCABULARY
+
+    domain = VOCABULARY[name].domain
+    if domain == "unit":
+        return 0.01 + 0.98 * u
+    if domain == "integer":
+        return float(1 + int(20 * u))
+    if domain == "real":
+        return -5.0 + 10.0 * u
+    return float(10 ** (-2.0 + 4.0 * u))
 
 
 def canonical_points(count: int, seed: int, cyclic: bool = False) -> list[dict[str, float]]:
@@ -65,7 +87,7 @@ def canonical_points(count: int, seed: int, cyclic: bool = False) -> list[dict[s
     rng = np.random.default_rng(seed)
     points = []
     for _ in range(count):
-        u = {name: rng.uniform() for name in UNIT_NAMES}
+        u = {name: rng.uniform() for name in unit_names()}
         ints = {k: int(np.exp(rng.uniform(np.log(lo), np.log(hi + 1)))) for k, (lo, hi) in INT_RANGES.items()}
         ints = {k: min(max(v, INT_RANGES[k][0]), INT_RANGES[k][1]) for k, v in ints.items()}
         p = canonical_point(u, ints)
@@ -79,7 +101,7 @@ def canonical_strategy(cyclic: bool = False) -> st.SearchStrategy[dict[str, floa
     """Hypothesis strategy for consistent canonical points (shrinks towards small, simple runs)."""
     unit = st.floats(0.0, 1.0, allow_nan=False)
     ints = st.fixed_dictionaries({k: st.integers(lo, hi) for k, (lo, hi) in INT_RANGES.items()})
-    units = st.fixed_dictionaries({name: unit for name in UNIT_NAMES})
+    units = st.fixed_dictionaries({name: unit for name in unit_names()})
 
     def build(pair):
         u, i = pair
@@ -105,15 +127,19 @@ def admissible(theorem: Theorem, params: Mapping[str, float]) -> bool:
     return not theorem.violated_assumptions(coerced)
 
 
-def admissible_points(theorem: Theorem, count: int, seed: int, tries: int = 40) -> list[dict[str, float]]:
-    """Up to ``count`` admissible parameter dicts for ``theorem`` (rejection sampling, seeded)."""
+def admissible_canonical(theorem: Theorem, count: int, seed: int, tries: int = 40) -> list[dict[str, float]]:
+    """Up to ``count`` whole canonical points whose restriction is admissible for ``theorem`` (seeded)."""
     cyclic = "E" in theorem.parameters or theorem.setting.batches == "cyclic"
     found: list[dict[str, float]] = []
     for attempt in range(tries):
         for point in canonical_points(max(4 * count, 64), seed + 7919 * attempt, cyclic=cyclic):
-            params = restrict(theorem, point)
-            if admissible(theorem, params):
-                found.append(params)
+            if admissible(theorem, restrict(theorem, point)):
+                found.append(point)
                 if len(found) >= count:
                     return found
     return found
+
+
+def admissible_points(theorem: Theorem, count: int, seed: int, tries: int = 40) -> list[dict[str, float]]:
+    """Up to ``count`` admissible parameter dicts for ``theorem`` (rejection sampling, seeded)."""
+    return [restrict(theorem, p) for p in admissible_canonical(theorem, count, seed, tries)]

@@ -49,18 +49,33 @@ def why_not_applicable(theorem: Theorem, instance) -> str | None:
         return f"adjacency {its.adjacency} is not {ts.adjacency}"
     if ts.init not in ("any", its.init):
         return f"initialisation {its.init} is not {ts.init}"
-    missing = [p for p in theorem.parameters if p not in instance.params() and p != NOTION_PARAMETER[theorem.notion]]
+    defined = set(instance.params()) | ({"M"} if "linear" in instance.loss_classes else set())
+    missing = [p for p in theorem.parameters if p not in defined and p != NOTION_PARAMETER[theorem.notion]]
     if missing:
         return f"instance does not define {', '.join(missing)}"
     return None
 
 
+#: run quantities a family may choose itself unless the theorem depends on them
+OPTIONAL = frozenset({"d"})
+
+
+def instance_params(instance, point: Mapping[str, float]) -> dict[str, float]:
+    """The instance's own constants; a linear loss is M-smooth for every M > 0, so M comes from the point."""
+    params = dict(instance.params())
+    if "M" not in params and "linear" in instance.loss_classes and "M" in point:
+        params["M"] = float(point["M"])
+    return params
+
+
 def build(family, point: Mapping[str, float], theorem: Theorem, **extra):
     """Build ``family`` from a canonical point, passing the keywords its ``build`` accepts."""
-    signature = inspect.signature(family.build)
+    signature = inspect.signature(getattr(family, "builder", family.build))
     accepts_all = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
     kwargs = {}
     for name, param in signature.parameters.items():
+        if name in OPTIONAL and name not in theorem.parameters:
+            continue  # let the family choose (e.g. the smallest dimension holding both m and M)
         if name in point:
             value = point[name]
             kwargs[name] = int(value) if name in ("n", "b", "T", "E", "d", "l") else float(value)

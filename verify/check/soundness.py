@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
 from verify.check import references as refs
-from verify.check.domain import ALPHAS, DELTAS, EPSILONS, canonical_point, canonical_strategy, INT_RANGES
+from verify.check.domain import ALPHAS, DELTAS, EPSILONS, canonical_strategy
 from verify.check.verdict import Obligation
 from verify.theorem import NOTION_PARAMETER, SYMBOLS, Theorem
 
@@ -43,8 +43,9 @@ class Record:
             self.worst = {**info, "ratio": ratio}
 
 
-def _compare(theorem: Theorem, instance, at) -> refs.Comparison:
-    params = {p: instance.params()[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
+def _compare(theorem: Theorem, instance, at, point: Mapping[str, float]) -> refs.Comparison:
+    own = refs.instance_params(instance, point)
+    params = {p: own[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
     if NOTION_PARAMETER[theorem.notion]:
         params[NOTION_PARAMETER[theorem.notion]] = at
     bound = float(theorem.evaluate(**params))
@@ -105,19 +106,18 @@ def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
     return found
 
 
-def _cap(family: str, point: dict) -> dict:
-    """Keep grid-engine runs short (their cost grows with T)."""
-    if family in refs.GRID_FAMILIES:
-        point = dict(point)
-        point["T"] = float(min(point["T"], 60))
-        point["E"] = float(min(point["E"], max(1, 60 // max(int(point["l"]), 1))))
-        if point.get("l", 1) * point["E"] > 60:
-            point["l"] = float(max(1, 60 // int(point["E"])))
-            point["n"] = point["l"] * point["b"]
-            point["q"] = 1.0 / point["l"]
-        if "T" in point and point.get("E"):
-            pass
-    return point
+def _cap(family: str, point: dict, limit: int = 60) -> dict:
+    """Keep grid-engine runs short (their cost grows with T); cyclic points keep T = l*E."""
+    if family not in refs.GRID_FAMILIES or point["T"] <= limit:
+        return point
+    p = dict(point)
+    if p["T"] == p["l"] * p["E"]:
+        l = min(p["l"], float(limit))
+        E = max(1.0, min(p["E"], float(limit // l)))
+        p.update(l=l, E=E, T=l * E, n=l * p["b"], q=1.0 / l)
+    else:
+        p["T"] = float(limit)
+    return p
 
 
 def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None,
@@ -154,14 +154,15 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
             reject()
         if refs.why_not_applicable(theorem, instance) is not None:
             reject()
-        params = {p: instance.params()[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
+        own = refs.instance_params(instance, point)
+        params = {p: own[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
         if NOTION_PARAMETER[theorem.notion]:
             params[NOTION_PARAMETER[theorem.notion]] = at
         from verify.check.domain import admissible
 
         if not admissible(theorem, params):
             reject()
-        c = _compare(theorem, instance, at)
+        c = _compare(theorem, instance, at, point)
         info = _instance_info(instance, theorem, c)
         record.families.add(name)
         record.note(c.ratio, info)
@@ -218,7 +219,7 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
     available = refs.families()
     if not claimed:
         return None
-    from verify.check.domain import admissible, admissible_points
+    from verify.check.domain import admissible, admissible_canonical
 
     details, compared = [], 0
     for name in sorted(claimed):
@@ -226,21 +227,23 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
         if family is None:
             details.append(f"family {name} is not available")
             continue
-        for params in admissible_points(theorem, points, seed):
-            point = {**_full_point(seed), **params}
+        subs = {c.value: c.subs for c in theorem.claims if c.kind == "exact_on"}.get(name, {})
+        for point in admissible_canonical(theorem, points, seed):
+            point = _cap(name, {**point, **{k: float(v) for k, v in subs.items()}})
+            params = {p: point[p] for p in theorem.parameters}
             try:
                 instance = refs.build(family, point, theorem)
             except ValueError:
                 continue
-            if refs.why_not_applicable(theorem, instance) is not None:
-                continue
+            if refs.why_not_applicable(theorem, instance) is not None or instance.run.get("tight") is False:
+                continue  # the family's own flag: outside the range where it attains the bound
             at = params.get(NOTION_PARAMETER[theorem.notion]) if NOTION_PARAMETER[theorem.notion] else None
-            own = {p: instance.params()[p] for p in theorem.parameters if p in instance.params()}
+            own = {k: v for k, v in refs.instance_params(instance, point).items() if k in theorem.parameters}
             if at is not None:
                 own[NOTION_PARAMETER[theorem.notion]] = at
             if not admissible(theorem, own):
                 continue
-            c = _compare(theorem, instance, at)
+            c = _compare(theorem, instance, at, point)
             compared += 1
             if not math.isclose(c.exact, c.bound, rel_tol=max(1e-8, c.tolerance)):
                 return Obligation("exactness", "failed",
@@ -251,10 +254,3 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
                           f"no admissible instance of {', '.join(sorted(claimed))}")
     return Obligation("exactness", "passed", f"bound = exact value on {compared} instances of "
                       f"{', '.join(sorted(claimed))}", data={"compared": compared})
-
-
-def _full_point(seed: int) -> dict:
-    rng = np.random.default_rng(seed)
-    from verify.check.domain import UNIT_NAMES
-
-    return canonical_point({k: rng.uniform() for k in UNIT_NAMES}, {k: lo for k, (lo, _) in INT_RANGES.items()})

@@ -154,14 +154,14 @@ def _scaling_counterexample(theorem: Theorem, seed: int) -> dict | None:
 # ---------------------------------------------------------------------------------------------------
 
 
-def claims(theorem: Theorem, lookup: Callable[[str], Theorem], seed: int = 0) -> Obligation:
+def claims(theorem: Theorem, lookup: Callable[[str], Theorem], seed: int = 0, points: int = 60) -> Obligation:
     """Each claim symbolically where sympy decides, else on admissible samples."""
     outcomes = []
     for claim in theorem.claims:
         if claim.kind == "exact_on":
             continue  # decided by the exactness and soundness obligations
         try:
-            ok, how = _check_claim(theorem, claim, lookup, seed)
+            ok, how = _check_claim(theorem, claim, lookup, seed, points)
         except (KeyError, ValueError, TypeError, NotImplementedError) as exc:
             ok, how = None, f"could not check ({exc})"
         label = claim.text or f"{claim.kind} {claim.value}"
@@ -183,7 +183,7 @@ def _value_expr(theorem: Theorem, value, lookup) -> tuple[Theorem | None, sp.Exp
     return None, sp.sympify(value)
 
 
-def _check_claim(theorem: Theorem, claim, lookup, seed: int) -> tuple[bool | None, str]:
+def _check_claim(theorem: Theorem, claim, lookup, seed: int, points: int) -> tuple[bool | None, str]:
     subs = {SYMBOLS[k]: sp.sympify(v) for k, v in claim.subs.items()}
     other, expr = _value_expr(theorem, claim.value, lookup)
     if claim.kind == "limit":
@@ -204,17 +204,17 @@ def _check_claim(theorem: Theorem, claim, lookup, seed: int) -> tuple[bool | Non
             decided = _simplifies_to_zero(theorem.bound.subs(subs) - target.subs(subs))
             if decided is not None:
                 return decided, "equal (symbolic)" if decided else "not equal (symbolic)"
-        return _numeric_compare(theorem, other, expr, claim, seed, lambda a, b: np.isclose(a, b, rtol=1e-7))
+        return _numeric_compare(theorem, other, expr, claim, seed, lambda a, b: np.isclose(a, b, rtol=1e-7), points)
     if claim.kind in ("le", "ge"):
         op = (lambda a, b: a <= b * (1 + 1e-9) + 1e-300) if claim.kind == "le" else \
              (lambda a, b: a >= b * (1 - 1e-9) - 1e-300)
-        return _numeric_compare(theorem, other, expr, claim, seed, op)
+        return _numeric_compare(theorem, other, expr, claim, seed, op, points)
     if claim.kind == "monotone":
         return _numeric_monotone(theorem, claim, seed)
     raise NotImplementedError(f"claim kind {claim.kind}")
 
 
-def _numeric_compare(theorem, other, expr, claim, seed, op) -> tuple[bool | None, str]:
+def _numeric_compare(theorem, other, expr, claim, seed, op, points: int = 60) -> tuple[bool | None, str]:
     from verify.check.domain import canonical_points
 
     checked = 0
@@ -232,7 +232,7 @@ def _numeric_compare(theorem, other, expr, claim, seed, op) -> tuple[bool | None
         checked += 1
         if not op(a, b):
             return False, f"fails at {({k: point[k] for k in sorted(set(theorem.parameters))})}: {a!r} vs {b!r}"
-        if checked >= 60:
+        if checked >= points:
             break
     if checked == 0:
         return None, "no admissible point where both sides apply"
