@@ -35,7 +35,7 @@ def _covers(theorem_value: str, instance_value: str, wildcard: str = "any") -> b
 def why_not_applicable(theorem: Theorem, instance) -> str | None:
     """``None`` when ``instance`` is admissible for ``theorem``'s setting, else the reason."""
     ts, its = theorem.setting, instance.setting
-    if ts.algorithm != its.algorithm:
+    if ts.algorithm not in ("any", its.algorithm):
         return f"algorithm {its.algorithm} is not {ts.algorithm}"
     if not _covers(ts.batches, its.batches):
         return f"batches {its.batches} is not {ts.batches}"
@@ -79,8 +79,10 @@ def build(family, point: Mapping[str, float], theorem: Theorem, **extra):
         if name in point:
             value = point[name]
             kwargs[name] = int(value) if name in ("n", "b", "T", "E", "d", "l") else float(value)
-    if "batches" in signature.parameters and theorem.setting.batches != "any":
-        kwargs["batches"] = theorem.setting.batches
+    for key in ("batches", "adjacency"):
+        wanted = getattr(theorem.setting, key)
+        if key in signature.parameters and wanted != "any":
+            kwargs[key] = wanted
     for k, v in extra.items():
         if k in signature.parameters or accepts_all:
             kwargs[k] = v
@@ -145,6 +147,8 @@ def effective_mu(profile) -> float:
 
 
 def profile_tolerance(profile) -> float:
-    """Relative slack for comparisons: machine precision, or the reference's own error estimate."""
+    """Relative slack for comparisons: machine precision for closed forms; for a discretised reference
+    (a grid or a privacy-loss distribution) its own error estimate, and never less than 1e-6."""
     error = float(getattr(profile, "error", 0.0) or 0.0)
-    return max(1e-9, 4.0 * error)
+    floor = 1e-9 if getattr(profile, "mu", None) is not None else 1e-6
+    return max(floor, 4.0 * error)

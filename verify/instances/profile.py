@@ -1,0 +1,551 @@
+"""Privacy profiles of a pair of output laws (P for dataset D, Q for its neighbour D').
+
+A :class:`PrivacyProfile` answers every privacy notion of DESIGN.md §6 for one pair:
+
+* ``renyi(alpha, direction)``: Rényi divergence, ``forward`` D_alpha(P||Q), ``backward`` D_alpha(Q||P),
+  ``max`` the larger of the two;
+* ``delta(eps, direction)``: hockey-stick divergence ``sup_S P(S) - e^eps Q(S)`` (forward), the same
+  with P and Q exchanged (backward), or the larger (max);
+* ``eps(delta, direction)``: the smallest ``eps >= 0`` with ``delta(eps) <= delta``;
+* ``tradeoff(a, direction)``: ``T(P,Q)(a)`` (forward), ``T(Q,P)(a)`` (backward), or (max, the default)
+  the pointwise minimum of the two curves.  The minimum is what a symmetric f-DP statement must lie
+  below; it is *not* convexified;
+* ``mu``: the exact GDP parameter when the pair is Gaussian with equal covariance, else ``None``;
+* ``error``: an estimate of the numerical error (0 for closed forms).
+
+Three kinds: :class:`GaussianProfile` (closed forms), :class:`DiscreteProfile` (a pair of
+probability vectors on a common finite support, computed exactly in log space) and
+:class:`CompositionProfile` (T-fold composition of subsampled Gaussians through ``dp_accounting``).
+"""
+
+from __future__ import annotations
+
+import abc
+import functools
+from typing import Callable, Literal
+
+import numpy as np
+from scipy.special import log_ndtr, logsumexp
+
+Direction = Literal["forward", "backward", "max"]
+DIRECTIONS: tuple[str, ...] = ("forward", "backward", "max")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Input validation shared by every profile
+# ---------------------------------------------------------------------------------------------------
+
+
+def _check_direction(direction: str) -> str:
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
+    return direction
+
+
+def _numbers(name: str, value) -> np.ndarray:
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+
+
+def _as_alpha(alpha) -> np.ndarray:
+    a = _numbers("alpha", alpha)
+    if np.isnan(a).any() or np.any(a <= 1) or np.isinf(a).any():
+        raise ValueError("alpha (Rényi order) must be finite and > 1")
+    return a
+
+
+def _as_eps(eps) -> np.ndarray:
+    e = _numbers("eps", eps)
+    if not np.all(np.isfinite(e)):
+        raise ValueError("eps must be finite")
+    return e
+
+
+def _as_delta(delta) -> np.ndarray:
+    d = _numbers("delta", delta)
+    if np.isnan(d).any() or np.any(d <= 0) or np.any(d > 1):
+        raise ValueError("delta must lie in (0, 1]")
+    return d
+
+
+def _as_level(a) -> np.ndarray:
+    x = _numbers("a", a)
+    if np.isnan(x).any() or np.any(x < 0) or np.any(x > 1):
+        raise ValueError("a (type I error) must lie in [0, 1]")
+    return x
+
+
+def _scalar(x: np.ndarray):
+    return x[()] if x.ndim == 0 else x
+
+
+# ---------------------------------------------------------------------------------------------------
+# The interface
+# ---------------------------------------------------------------------------------------------------
+
+
+class PrivacyProfile(abc.ABC):
+    """The privacy of a pair of output laws (P under D, Q under D'); see the module docstring."""
+
+    mu: float | None = None
+    error: float = 0.0
+
+    # one-directional primitives, vectorised; ``forward`` = (P, Q), ``backward`` = (Q, P)
+    @abc.abstractmethod
+    def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray: ...
+
+    @abc.abstractmethod
+    def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray: ...
+
+    @abc.abstractmethod
+    def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray: ...
+
+    def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
+        return _invert_delta(lambda e: self._delta(e, forward), delta)
+
+    def _both(self, method: Callable[[np.ndarray, bool], np.ndarray], x: np.ndarray, direction: str,
+              combine=np.maximum) -> np.ndarray:
+        _check_direction(direction)
+        if direction == "forward":
+            return method(x, True)
+        if direction == "backward":
+            return method(x, False)
+        return combine(method(x, True), method(x, False))
+
+    def renyi(self, alpha, direction: Direction = "max"):
+        """Rényi divergence of order ``alpha`` (> 1); vectorised over ``alpha``."""
+        return _scalar(np.asarray(self._both(self._renyi, _as_alpha(alpha), direction), dtype=float))
+
+    def delta(self, eps, direction: Direction = "max"):
+        """Hockey-stick divergence ``delta(eps)``; vectorised over ``eps``."""
+        return _scalar(np.asarray(self._both(self._delta, _as_eps(eps), direction), dtype=float))
+
+    def eps(self, delta, direction: Direction = "max"):
+        """Smallest ``eps >= 0`` with ``delta(eps) <= delta``; vectorised over ``delta``."""
+        return _scalar(np.asarray(self._both(self._eps, _as_delta(delta), direction), dtype=float))
+
+    def tradeoff(self, a, direction: Direction = "max"):
+        """Tradeoff curve at type I error ``a``; ``max`` = pointwise min of T(P,Q) and T(Q,P)."""
+        return _scalar(np.asarray(self._both(self._tradeoff, _as_level(a), direction, np.minimum),
+                                  dtype=float))
+
+
+def _invert_delta(delta_of: Callable[[np.ndarray], np.ndarray], delta: np.ndarray,
+                  iterations: int = 200) -> np.ndarray:
+    """Vectorised bisection for ``eps(delta) = min{eps >= 0: delta_of(eps) <= delta}``.
+
+    ``delta_of`` is non-increasing.  Returns ``inf`` where ``delta`` lies below ``lim delta_of`` (a
+    pair with a part of P singular to Q), which is then the true value.
+    """
+    flat = delta.ravel()
+    out = np.zeros_like(flat)
+    at_zero = delta_of(np.zeros(1))[0]
+    todo = flat < at_zero
+    if not np.any(todo):
+        return out.reshape(delta.shape)
+    hi = np.ones(1)
+    while delta_of(hi)[0] > flat[todo].min() and hi[0] < 1e4:
+        hi = hi * 2
+    target = flat[todo]
+    lo_v = np.zeros_like(target)
+    hi_v = np.full_like(target, hi[0])
+    unreachable = delta_of(hi)[0] > target
+    for _ in range(iterations):
+        mid = 0.5 * (lo_v + hi_v)
+        above = delta_of(mid) > target
+        lo_v = np.where(above, mid, lo_v)
+        hi_v = np.where(above, hi_v, mid)
+        if np.all(hi_v - lo_v <= 1e-14 * np.maximum(1.0, hi_v)):
+            break
+    res = np.where(unreachable, np.inf, hi_v)
+    out[todo] = res
+    return out.reshape(delta.shape)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Gaussian pairs
+# ---------------------------------------------------------------------------------------------------
+
+
+class GaussianProfile(PrivacyProfile):
+    """P = N(mean0, cov0), Q = N(mean1, cov1) in R^d.
+
+    Covariances are full ``(d, d)`` matrices or ``(d,)`` vectors of variances (diagonal in the basis
+    the means are expressed in).  Equal covariances: the pair is exactly ``mu``-GDP with
+    ``mu = sqrt(dm^T Sigma^{-1} dm)`` (Dong, Roth, Su 2022, Thm 2: the Gaussian mechanism), and
+    every notion follows from ``mu`` through :mod:`verify.privacy.gaussian`.  Unequal covariances: the
+    Rényi divergence uses the general-covariance formula (Chourasia et al. 2021, App. B.1, the derived
+    general form in catalogue §1; Gil, Alajaji, Linder 2013)
+
+        D_a = a/2 dm^T S_a^{-1} dm - 1/(2(a-1)) log(det S_a / (det S0^{1-a} det S1^a)),
+        S_a = a S1 + (1-a) S0,
+
+    which is ``+inf`` (the true value) for orders where ``S_a`` is not positive definite.  In one
+    dimension the hockey-stick divergence and tradeoff of unequal variances are computed exactly
+    (the likelihood-ratio regions are intervals: quadratic log-likelihood ratio); for ``d > 1``
+    with unequal covariances they raise NotImplementedError.
+    """
+
+    def __init__(self, mean0, cov0, mean1, cov1):
+        m0 = np.atleast_1d(np.asarray(mean0, dtype=float))
+        m1 = np.atleast_1d(np.asarray(mean1, dtype=float))
+        if m0.shape != m1.shape or m0.ndim != 1:
+            raise ValueError(f"means must be vectors of one length, got shapes {m0.shape} and {m1.shape}")
+        d = m0.size
+        c0, c1 = (self._as_cov(c, d, name) for c, name in ((cov0, "cov0"), (cov1, "cov1")))
+        if c0.ndim != c1.ndim:  # one full, one diagonal: make both full
+            c0 = np.diag(c0) if c0.ndim == 1 else c0
+            c1 = np.diag(c1) if c1.ndim == 1 else c1
+        if not (np.all(np.isfinite(m0)) and np.all(np.isfinite(m1))):
+            raise ValueError("means must be finite")
+        self.mean0, self.mean1, self.cov0, self.cov1 = m0, m1, c0, c1
+        self.d = d
+        self.diagonal = c0.ndim == 1
+        self.equal_cov = bool(np.array_equal(c0, c1))
+        self.error = 0.0
+        self.mu = float(np.sqrt(self._mahalanobis2(c0, m1 - m0))) if self.equal_cov else None
+
+    @staticmethod
+    def _as_cov(c, d: int, name: str) -> np.ndarray:
+        c = np.asarray(c, dtype=float)
+        if c.ndim == 0:
+            c = np.full(d, float(c))
+        if c.shape not in ((d,), (d, d)):
+            raise ValueError(f"{name} must have shape ({d},) or ({d}, {d}), got {c.shape}")
+        if not np.all(np.isfinite(c)):
+            raise ValueError(f"{name} must be finite")
+        if c.ndim == 1:
+            if np.any(c <= 0):
+                raise ValueError(f"{name} must be positive definite (a variance is <= 0)")
+        else:
+            if not np.allclose(c, c.T, rtol=1e-12, atol=0):
+                raise ValueError(f"{name} must be symmetric")
+            try:
+                np.linalg.cholesky(c)
+            except np.linalg.LinAlgError:
+                raise ValueError(f"{name} must be positive definite") from None
+        return c
+
+    @staticmethod
+    def _mahalanobis2(cov: np.ndarray, dm: np.ndarray) -> float:
+        if cov.ndim == 1:
+            return float(np.sum(dm * dm / cov))
+        chol = np.linalg.cholesky(cov)
+        y = np.linalg.solve(chol, dm)
+        return float(y @ y)
+
+    @staticmethod
+    def _logdet(cov: np.ndarray) -> float:
+        if cov.ndim == 1:
+            return float(np.sum(np.log(cov)))
+        return float(2 * np.sum(np.log(np.diag(np.linalg.cholesky(cov)))))
+
+    def _renyi_one(self, a: float, forward: bool) -> float:
+        s0, s1 = (self.cov0, self.cov1) if forward else (self.cov1, self.cov0)
+        dm = self.mean1 - self.mean0
+        sa = a * s1 + (1 - a) * s0
+        if sa.ndim == 1:
+            if np.any(sa <= 0):
+                return np.inf
+        else:
+            sa = 0.5 * (sa + sa.T)
+            if np.linalg.eigvalsh(sa)[0] <= 0:
+                return np.inf
+        quad = self._mahalanobis2(sa, dm)
+        logdet = self._logdet(sa) - (1 - a) * self._logdet(s0) - a * self._logdet(s1)
+        return 0.5 * a * quad - logdet / (2 * (a - 1))
+
+    def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
+        if self.equal_cov:  # alpha mu^2 / 2 (Mironov 2017, Prop. 7)
+            return 0.5 * alpha * self.mu ** 2
+        flat = np.array([self._renyi_one(float(a), forward) for a in alpha.ravel()])
+        return flat.reshape(alpha.shape)
+
+    def _require_1d_or_equal(self, what: str) -> None:
+        if not self.equal_cov and self.d != 1:
+            raise NotImplementedError(f"{what} of a Gaussian pair with unequal covariances is implemented "
+                                      f"in dimension 1 only (d = {self.d})")
+
+    def _llr_quadratic(self, forward: bool) -> tuple[float, float, float]:
+        """``log p(x) - log q(x) = A x^2 + B x + C`` (1-D, P = first law of the direction)."""
+        m0, m1 = float(self.mean0[0]), float(self.mean1[0])
+        v0, v1 = float(np.ravel(self.cov0)[0]), float(np.ravel(self.cov1)[0])
+        if not forward:
+            m0, m1, v0, v1 = m1, m0, v1, v0
+        A = 0.5 * (1 / v1 - 1 / v0)
+        B = m0 / v0 - m1 / v1
+        C = m1 ** 2 / (2 * v1) - m0 ** 2 / (2 * v0) - 0.5 * np.log(v0 / v1)
+        return A, B, C
+
+    @staticmethod
+    def _mass_above(mean: float, var: float, A: float, B: float, C: np.ndarray) -> np.ndarray:
+        """N(mean, var)-mass of ``{x : A x^2 + B x + C > 0}`` (A != 0), vectorised over C."""
+        from verify.instances.grid import normal_mass
+        sd = np.sqrt(var)
+        disc = B * B - 4 * A * C
+        with np.errstate(invalid="ignore"):
+            root = np.sqrt(np.maximum(disc, 0.0))
+        # roots via the stable quadratic formula
+        qq = -0.5 * (B + np.copysign(root, B) if B != 0 else root)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r1 = np.where(qq != 0, qq / A, 0.0)
+            r2 = np.where(qq != 0, C / qq, -r1)
+        lo, hi = np.minimum(r1, r2), np.maximum(r1, r2)
+        inside = normal_mass((lo - mean) / sd, (hi - mean) / sd)
+        outside = np.exp(log_ndtr((lo - mean) / sd)) + np.exp(log_ndtr(-(hi - mean) / sd))
+        if A > 0:  # positive outside the roots; everywhere when there are no real roots
+            return np.where(disc <= 0, 1.0, outside)
+        return np.where(disc <= 0, 0.0, inside)
+
+    def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
+        if self.equal_cov:
+            from verify.privacy.gaussian import gdp_delta
+            return np.asarray(gdp_delta(self.mu, eps), dtype=float)
+        self._require_1d_or_equal("delta(eps)")
+        A, B, C = self._llr_quadratic(forward)
+        (mp_, vp), (mq, vq) = self._laws(forward)
+        P = self._mass_above(mp_, vp, A, B, C - eps)
+        Q = self._mass_above(mq, vq, A, B, C - eps)
+        return np.clip(P - np.exp(eps) * Q, 0.0, 1.0)
+
+    def _laws(self, forward: bool):
+        first = (float(self.mean0[0]), float(np.ravel(self.cov0)[0]))
+        second = (float(self.mean1[0]), float(np.ravel(self.cov1)[0]))
+        return (first, second) if forward else (second, first)
+
+    def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
+        if not self.equal_cov:
+            self._require_1d_or_equal("eps(delta)")
+            return _invert_delta(lambda e: self._delta(e, forward), delta)
+        if self.mu == 0:
+            return np.zeros_like(delta)
+        from verify.privacy.gaussian import gdp_eps
+        out = np.zeros(delta.shape)
+        inner = delta < 1
+        out[inner] = np.maximum(np.asarray(gdp_eps(self.mu, delta[inner]), dtype=float), 0.0)
+        return out
+
+    def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
+        if self.equal_cov:
+            from verify.privacy.gaussian import tradeoff_gaussian
+            return np.asarray(tradeoff_gaussian(a, self.mu), dtype=float)
+        self._require_1d_or_equal("the tradeoff curve")
+        # Neyman–Pearson: reject P where log q - log p > t; find t with P(reject) = a by bisection
+        A, B, C = self._llr_quadratic(forward)
+        (mp_, vp), (mq, vq) = self._laws(forward)
+        size = lambda t: self._mass_above(mp_, vp, -A, -B, -C - t)
+        flat = a.ravel()
+        lo, hi = np.full(flat.shape, -1.0), np.full(flat.shape, 1.0)
+        for _ in range(60):
+            widen = size(lo) < flat
+            if not widen.any():
+                break
+            lo = np.where(widen, 2 * lo, lo)
+        for _ in range(60):
+            widen = size(hi) > flat
+            if not widen.any():
+                break
+            hi = np.where(widen, 2 * hi, hi)
+        for _ in range(120):
+            mid = 0.5 * (lo + hi)
+            big = size(mid) > flat
+            lo, hi = np.where(big, mid, lo), np.where(big, hi, mid)
+        t = 0.5 * (lo + hi)
+        power = self._mass_above(mq, vq, -A, -B, -C - t)
+        return np.clip(1.0 - power, 0.0, 1.0).reshape(a.shape)
+
+    def __repr__(self) -> str:
+        return f"GaussianProfile(d={self.d}, mu={self.mu})"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Discrete pairs (exact for the given probability vectors)
+# ---------------------------------------------------------------------------------------------------
+
+
+class DiscreteProfile(PrivacyProfile):
+    """P and Q: probability vectors on one finite support, every notion computed exactly for them.
+
+    The log-likelihood ratio is formed from ``log p - log q`` (log space), so masses down to the
+    smallest double are used at full relative precision.  ``error`` is supplied by the builder (the
+    1-D grid engine attaches its refinement estimate); ``coarse``, when given, is the same pair on a
+    grid twice as coarse, used by :meth:`error_of`.
+    """
+
+    def __init__(self, p, q, support=None, error: float = 0.0, coarse: "DiscreteProfile | None" = None,
+                 unresolved=None):
+        p = np.asarray(p, dtype=float).ravel()
+        q = np.asarray(q, dtype=float).ravel()
+        if p.shape != q.shape:
+            raise ValueError(f"p and q must have the same length, got {p.size} and {q.size}")
+        for name, v in (("p", p), ("q", q)):
+            if not np.all(np.isfinite(v)) or np.any(v < 0):
+                raise ValueError(f"{name} must be finite and non-negative")
+            total = v.sum()
+            if not abs(total - 1) < 1e-6:
+                raise ValueError(f"{name} must sum to 1, sums to {total!r}")
+        keep = (p > 0) | (q > 0)
+        self.unresolved = None if unresolved is None else np.asarray(unresolved, dtype=bool).ravel()[keep]
+        self.p, self.q = p[keep] / p.sum(), q[keep] / q.sum()
+        self.support = None if support is None else np.asarray(support, dtype=float).ravel()[keep]
+        with np.errstate(divide="ignore"):
+            self.log_p, self.log_q = np.log(self.p), np.log(self.q)
+        self.error = float(error)
+        self.coarse = coarse
+        self.mu = None
+
+    def _pair(self, forward: bool):
+        return (self.p, self.q, self.log_p, self.log_q) if forward else (self.q, self.p, self.log_q, self.log_p)
+
+    def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
+        p, q, lp, lq = self._pair(forward)
+        on = p > 0
+        if np.any(q[on] == 0):
+            return np.full(alpha.shape, np.inf)
+        lp, lq = lp[on], lq[on]
+        flat = alpha.ravel()
+        out = np.empty(flat.shape)
+        for i in range(0, flat.size, 64):
+            a = flat[i:i + 64, None]
+            out[i:i + 64] = logsumexp(a * lp + (1 - a) * lq, axis=1) / (a[:, 0] - 1)
+        return np.maximum(out, 0.0).reshape(alpha.shape)
+
+    @functools.cached_property
+    def _sorted(self):
+        """Cells sorted by decreasing forward log-likelihood ratio log(p/q), with cumulative sums."""
+        with np.errstate(invalid="ignore"):
+            llr = self.log_p - self.log_q  # +inf where q = 0, -inf where p = 0
+        order = np.argsort(-llr, kind="stable")
+        return llr[order], self.p[order], self.q[order]
+
+    def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
+        llr, p, q = self._sorted
+        if not forward:
+            llr, p, q = -llr[::-1], q[::-1], p[::-1]
+        # delta(eps) = sum_{llr > eps} p (1 - e^{eps - llr}): non-negative terms, no cancellation
+        flat = eps.ravel()
+        out = np.empty(flat.shape)
+        for i, e in enumerate(flat):
+            k = np.searchsorted(-llr, -e, side="left")  # cells with llr > e are the first k
+            if k == 0:
+                out[i] = 0.0
+                continue
+            with np.errstate(over="ignore", invalid="ignore"):
+                w = -np.expm1(e - llr[:k])
+            w = np.where(np.isinf(llr[:k]), 1.0, w)
+            out[i] = float(np.sum(p[:k] * w))
+        return out.reshape(eps.shape)
+
+    def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
+        # Neyman–Pearson: reject P in favour of Q where q/p is largest (Dong, Roth, Su 2022, Def. 2.1)
+        llr, p, q = self._sorted
+        if forward:  # T(P, Q): order by q/p decreasing = llr increasing
+            p_o, q_o = p[::-1], q[::-1]
+        else:  # T(Q, P): order by p/q decreasing
+            p_o, q_o = q, p
+        x = np.concatenate([[0.0], np.cumsum(p_o)])
+        y = np.concatenate([[1.0], 1.0 - np.cumsum(q_o)])
+        x[-1] = 1.0
+        y = np.maximum(y, 0.0)
+        # repeated x (cells with zero null mass): keep the last (lowest) y
+        rev_x = x[::-1]
+        _, idx = np.unique(rev_x, return_index=True)
+        xs, ys = rev_x[idx], y[::-1][idx]
+        return np.interp(a, xs, ys)
+
+    def error_of(self, name: str, *args, **kwargs) -> float:
+        """Error estimate of one quantity (``name`` in renyi/delta/eps/tradeoff; max over the arguments).
+
+        ``|value - value on the twice-coarser grid|`` (the refinement estimate; 0 without a coarse
+        companion) plus, when some masses were below the FFT round-off floor (``unresolved``), the
+        change of the value when those cells are dropped.
+        """
+        if name not in ("renyi", "delta", "eps", "tradeoff"):
+            raise ValueError(f"name must be renyi, delta, eps or tradeoff, got {name!r}")
+        fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
+        total = np.zeros(fine.shape)
+        others = [self.coarse] if self.coarse is not None else []
+        if self.unresolved is not None and np.any(self.unresolved) and not np.all(self.unresolved):
+            keep = ~self.unresolved
+            others.append(DiscreteProfile(self.p[keep] / self.p[keep].sum(), self.q[keep] / self.q[keep].sum()))
+        for other in others:
+            rough = np.asarray(getattr(other, name)(*args, **kwargs), dtype=float)
+            with np.errstate(invalid="ignore"):
+                diff = np.abs(fine - rough)
+            total = total + np.where(np.isinf(fine) & np.isinf(rough), 0.0, diff)
+        return float(np.max(total))
+
+    def extrapolate(self, name: str, *args, **kwargs):
+        """Richardson extrapolation ``(4 v_h - v_2h) / 3`` of a quantity from the coarse companion.
+
+        The grid values converge as ``O(h^2)``; this removes the leading term (not a value of the
+        discretised pair: use it as a sharper estimate of the continuous one).
+        """
+        if self.coarse is None:
+            raise ValueError("extrapolate needs a coarse companion profile")
+        if name not in ("renyi", "delta", "eps", "tradeoff"):
+            raise ValueError(f"name must be renyi, delta, eps or tradeoff, got {name!r}")
+        fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
+        rough = np.asarray(getattr(self.coarse, name)(*args, **kwargs), dtype=float)
+        return _scalar((4 * fine - rough) / 3)
+
+    def __repr__(self) -> str:
+        return f"DiscreteProfile(cells={self.p.size}, error={self.error:.3g})"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Compositions of subsampled Gaussians (dp_accounting through verify.privacy.pld)
+# ---------------------------------------------------------------------------------------------------
+
+
+class CompositionProfile(PrivacyProfile):
+    """T-fold composition of a (subsampled) Gaussian step, through :mod:`verify.privacy.pld`.
+
+    ``delta``, ``eps`` and ``tradeoff`` come from ``Composition.subsampled_gaussian(p, mu, T, ...)``
+    (``dp_accounting`` privacy-loss distributions); every ``direction`` reports what that glue
+    computes (its own worst case over the two directions).  ``renyi`` is exact by additivity of the
+    Rényi divergence over independent steps: ``renyi_fn(alpha, forward)`` supplies it when given
+    (Poisson sampling: :func:`verify.privacy.rdp.sampled_gaussian_rdp`).
+    """
+
+    def __init__(self, p: float, mu: float, T: int, sampling: str = "poisson",
+                 adjacency: str = "add_remove",
+                 renyi_fn: Callable[[np.ndarray, bool], np.ndarray] | None = None, error: float = 0.0):
+        from verify.privacy.pld import Composition
+
+        self.composition = Composition.subsampled_gaussian(p, mu, T, sampling=sampling, adjacency=adjacency)
+        self.p, self.step_mu, self.T = float(p), float(mu), int(T)
+        self.sampling, self.adjacency = sampling, adjacency
+        self.renyi_fn = renyi_fn
+        self.error = float(error)
+        self.mu = float(np.sqrt(T) * mu) if p == 1 else None
+
+    def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
+        if self.renyi_fn is None:
+            raise NotImplementedError("renyi of this composition is not available")
+        return np.asarray(self.renyi_fn(alpha, forward), dtype=float)
+
+    def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
+        return np.asarray(self.composition.delta(eps), dtype=float)
+
+    def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
+        out = np.zeros(delta.shape)
+        inner = delta < 1
+        if np.any(inner):
+            out[inner] = np.maximum(np.asarray(self.composition.eps(delta[inner]), dtype=float), 0.0)
+        return out
+
+    def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
+        # explicit eps grid up to eps(1e-12): the PLD's own default reaches for delta < 1e-15, which a
+        # pessimistic PLD with infinity mass ~1e-15 never attains (its grid then becomes too coarse)
+        e_max = max(float(self.composition.eps(1e-12)), 1e-3)
+        grid = np.linspace(-e_max, e_max, 4001)
+        return np.asarray(self.composition.tradeoff(a, eps_grid=grid), dtype=float)
+
+    def __repr__(self) -> str:
+        return f"CompositionProfile(p={self.p}, mu={self.step_mu}, T={self.T})"
+
+
+__all__ = ["CompositionProfile", "DIRECTIONS", "DiscreteProfile", "GaussianProfile", "PrivacyProfile"]
