@@ -92,4 +92,254 @@ def lambdify_modules() -> list:
 # --- RDP operators (Chourasia et al., Altschuler–Talwar, baselines) ---
 
 
+def _at22_S(alpha, q, s) -> np.ndarray:
+    """S_alpha(q, s) of Altschuler–Talwar 2022, Definition 2.10: D_alpha(N(0,s^2) || (1-q)N(0,s^2)+qN(1,s^2)).
+
+    The pure Gaussian is the first argument (the paper's direction); the value comes from
+    ``verify.privacy.rdp.at22_S``.
+    """
+    from verify.privacy.rdp import at22_S
+
+    alpha, q, s = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in (alpha, q, s)])
+    # evaluate each distinct point once: free-parameter grids repeat the same (alpha, q, s) many times
+    flat = np.stack([alpha.ravel(), q.ravel(), s.ravel()], axis=1)
+    unique, inverse = np.unique(flat, axis=0, return_inverse=True)
+    key = unique.tobytes()
+    values = _AT22S_CACHE.get(key)
+    if values is None:  # one bound often calls S on the same grid several times (AT22 App. B.3)
+        values = np.broadcast_to(np.asarray(at22_S(unique[:, 0], unique[:, 1], unique[:, 2]), dtype=float),
+                                 (unique.shape[0],))
+        if len(_AT22S_CACHE) >= 64:
+            _AT22S_CACHE.pop(next(iter(_AT22S_CACHE)))
+        _AT22S_CACHE[key] = values
+    return values[inverse.ravel()].reshape(alpha.shape)
+
+
+_AT22S_CACHE: dict[bytes, np.ndarray] = {}
+
+
+def _power_step_sum_scalar(p: float, a: float, b: float) -> float:
+    """sum_{t=a}^{b} t^(-p) for integers 1 <= a (0 when b < a): the sum of the polynomially decaying step
+    sizes eta_t = eta t^(-p) of Altschuler–Talwar 2022, eq. (5.7) and Example 5.8 (in units of eta)."""
+    if not (a >= 1 and float(a).is_integer() and float(b).is_integer()):
+        raise ValueError(f"PowerStepSum: a must be a positive integer and b an integer, got a={a}, b={b}")
+    if b < a:
+        return 0.0
+    if b - a < 200_000:
+        t = np.arange(a, b + 1, dtype=float)
+        return float(np.sum(np.exp(-p * np.log(t))))
+    import mpmath
+
+    with mpmath.workdps(40):  # Hurwitz-zeta difference; digamma at the pole p = 1
+        if p == 1.0:
+            return float(mpmath.digamma(b + 1) - mpmath.digamma(a))
+        return float(mpmath.zeta(p, a) - mpmath.zeta(p, b + 1))
+
+
+AT22S = numeric_operator(
+    "AT22S", _at22_S, ("alpha", "q", "s"),
+    "S_alpha(q, s) = D_alpha(N(0,s^2) || (1-q)N(0,s^2) + qN(1,s^2)) (Altschuler–Talwar 2022, Def. 2.10)")
+PowerStepSum = numeric_operator(
+    "PowerStepSum", vectorize(_power_step_sum_scalar), ("p", "a", "b"),
+    "sum_{t=a}^{b} t^(-p): total step size of eta_t = eta t^(-p) (Altschuler–Talwar 2022, (5.7), Ex. 5.8)")
+
+
 # --- f-DP operators (Bok et al., Bu et al.) ---
+#
+# Thin adapters from sympy bounds to the privacy calculus of verify.privacy (imported lazily: that package
+# is written alongside).  No formula is re-derived here except the two RDP -> (eps, delta) conversions that
+# only Bok et al. Appendix A.1 uses ([BS16] and [ALC+21]); the others are taken from verify.privacy.rdp.
+
+import functools as _functools
+
+#: Rényi orders of TensorFlow Privacy's moments accountant, as used by Bu et al. (App. B.3, footnote 13;
+#: catalogue/bu2020.md §6): 1 + x/10 for x = 1..99, then 12..63.
+TF_PRIVACY_ORDERS: np.ndarray = np.concatenate([1.0 + np.arange(1, 100) / 10.0, np.arange(12, 64, dtype=float)])
+
+#: order grid of the baseline subsampled-Gaussian accountants (fractional orders cost a quadrature each)
+DENSE_ORDERS: np.ndarray = np.concatenate([1.0 + np.arange(1, 100) / 20.0, np.arange(6, 257, dtype=float),
+                                           [320.0, 512.0, 1024.0]])
+
+#: fine order grid for RDP curves that are closed forms (rho * alpha)
+LINEAR_ORDERS: np.ndarray = 1.0 + np.geomspace(1e-4, 1e6, 4000)
+
+
+def _broadcast(*args) -> list[np.ndarray]:
+    return np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in args])
+
+
+def _gdp_delta(mu, eps) -> np.ndarray:
+    """delta(eps) of mu-GDP (Bu et al. 2020 eq. (3.2); Bok et al. 2024 Lemma A.3)."""
+    from verify.privacy.gaussian import gdp_delta
+
+    mu, eps = _broadcast(mu, eps)
+    return np.asarray(gdp_delta(mu, eps), dtype=float)
+
+
+def _gdp_eps(mu, delta) -> np.ndarray:
+    """eps(delta) of mu-GDP, the inverse of eq. (3.2) in eps (Bu et al. 2020, footnotes 9-10)."""
+    from verify.privacy.gaussian import gdp_eps
+
+    mu, delta = _broadcast(mu, delta)
+    return np.asarray(gdp_eps(mu, delta), dtype=float)
+
+
+@_functools.lru_cache(maxsize=256)
+def _composition(p: float, mu: float, steps: int, adjacency: str, mu_last: float = 0.0):
+    """C_p(G_mu)^{⊗steps} (symmetric) or the Poisson add/remove composition, optionally ⊗ G(mu_last)."""
+    from verify.privacy.pld import Composition
+
+    comp = Composition.subsampled_gaussian(p, mu, steps, sampling="poisson", adjacency=adjacency)
+    if mu_last > 0:
+        comp = comp.compose(Composition.gaussian(mu_last))
+    return comp
+
+
+def _steps(value: float, name: str) -> int:
+    if not (value >= 1 and float(value).is_integer()):
+        raise ValueError(f"{name} must be a positive integer, got {value}")
+    return int(value)
+
+
+def _symm_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
+    """delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. 2024, Theorem 4.8; exact PLD composition)."""
+    return float(_composition(p, mu, _steps(steps, "T"), "symmetric").delta(eps))
+
+
+def _symm_subsampled_shift_delta(p: float, mu: float, steps: float, mu_last: float, eps: float) -> float:
+    """delta(eps) of C_p(G_mu)^{⊗k} ⊗ G(mu_last) (Bok et al. 2024, Theorems 4.9 and 4.10)."""
+    return float(_composition(p, mu, _steps(steps, "T - tau"), "symmetric", float(mu_last)).delta(eps))
+
+
+def _poisson_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
+    """delta(eps) of min{f, f^-1}** with f = (p G_mu + (1-p) Id)^{⊗T} (Bu et al. 2020, Theorem 3)."""
+    return float(_composition(p, mu, _steps(steps, "T"), "add_remove").delta(eps))
+
+
+def _poisson_subsampled_eps(p: float, mu: float, steps: float, delta: float) -> float:
+    """eps(delta) of Bu et al. 2020, Theorem 3 (both directions, exact PLD composition)."""
+    return float(_composition(p, mu, _steps(steps, "T"), "add_remove").eps(delta))
+
+
+def _clt_mu_symmetric(p, mu, steps) -> np.ndarray:
+    """CLT mu of C_p(G_mu)^{⊗T} (Bok et al. 2024, Lemma A.5; Dong et al. Cor. 4)."""
+    from verify.privacy.clt import clt_mu_symmetric
+
+    p, mu, steps = _broadcast(p, mu, steps)
+    return np.asarray(clt_mu_symmetric(p, mu, steps), dtype=float)
+
+
+def _clt_mu_uniform(q, steps, z) -> np.ndarray:
+    """CLT mu of NoisySGD with uniform sampling (Dong et al. §5, as cited by Bu et al. 2020 §3.1)."""
+    from verify.privacy.clt import clt_mu_uniform
+
+    q, steps, z = _broadcast(q, steps, z)
+    return np.asarray(clt_mu_uniform(q, steps, z), dtype=float)
+
+
+def _sampled_gaussian_rdp(q, z, alpha, steps) -> np.ndarray:
+    """T * max of both Rényi divergences of the Poisson-subsampled Gaussian (Bu et al. 2020, App. B.3)."""
+    from verify.privacy.rdp import sampled_gaussian_rdp
+
+    q, z, alpha, steps = _broadcast(q, z, alpha, steps)
+    return np.asarray(sampled_gaussian_rdp(q, z, alpha, steps=steps, direction="max"), dtype=float)
+
+
+def _accountant_eps(q: float, z: float, steps: float, delta: float, orders: np.ndarray, method: str) -> float:
+    from verify.privacy import rdp
+
+    # the "remove" direction dominates (Mironov-Talwar-Zhang 2019; catalogue/bu2020.md §4), so it is the max
+    curve = np.asarray(rdp.sampled_gaussian_rdp(q, z, orders, steps=steps, direction="remove"), dtype=float)
+    convert = rdp.rdp_to_dp_classical if method == "classical" else rdp.rdp_to_dp_improved
+    return float(convert(orders, curve, delta))
+
+
+def _moments_accountant_eps(q: float, z: float, steps: float, delta: float) -> float:
+    """eps(delta) of the moments accountant as Bu et al. 2020 used it (App. B.3): classical conversion
+    over TensorFlow Privacy's order grid."""
+    return _accountant_eps(q, z, steps, delta, TF_PRIVACY_ORDERS, "classical")
+
+
+def _rdp_accountant_eps_classical(q: float, z: float, steps: float, delta: float) -> float:
+    """eps(delta) of T-fold Poisson-subsampled Gaussian RDP, classical conversion (Mironov 2017, Prop. 3)."""
+    return _accountant_eps(q, z, steps, delta, DENSE_ORDERS, "classical")
+
+
+def _rdp_accountant_eps_improved(q: float, z: float, steps: float, delta: float) -> float:
+    """eps(delta) of T-fold Poisson-subsampled Gaussian RDP, improved conversion (Balle et al. 2020, Thm 21)."""
+    return _accountant_eps(q, z, steps, delta, DENSE_ORDERS, "improved")
+
+
+def _linear_rdp_eps_improved(rho: float, delta: float) -> float:
+    """eps(delta) of (alpha, rho*alpha)-RDP for all alpha > 1, improved conversion (Balle et al. 2020)."""
+    from verify.privacy.rdp import rdp_to_dp_improved
+
+    return float(rdp_to_dp_improved(LINEAR_ORDERS, rho * LINEAR_ORDERS, delta))
+
+
+def _bok_linear_rdp_eps(rho: float, delta: float) -> float:
+    """eps(delta) reported by Bok et al. 2024, Appendix A.1, for (alpha, rho*alpha)-RDP for all alpha > 1:
+    the minimum of [BS16, L. 3.5], [Mir17, Prop. 3], [BBG+20, Thm 20] and [ALC+21, L. 1]."""
+    from verify.privacy.rdp import rdp_to_dp_classical, rdp_to_dp_improved
+
+    orders = LINEAR_ORDERS
+    bs16 = rho + np.sqrt(4.0 * rho * np.log(1.0 / delta))
+    mir17 = float(rdp_to_dp_classical(orders, rho * orders, delta))
+    bbg20 = float(rdp_to_dp_improved(orders, rho * orders, delta))
+    # [ALC+21, Lemma 1]: log((exp(rho (a-1) a) - 1)/(a delta) + 1)/(a-1), in log space
+    a = orders
+    log_num = rho * (a - 1) * a + np.log(-np.expm1(-rho * (a - 1) * a)) - np.log(a) - np.log(delta)
+    alc21 = float(np.min(np.logaddexp(log_num, 0.0) / (a - 1)))
+    return float(min(bs16, mir17, bbg20, alc21))
+
+
+def _switch_at(x, threshold, below, above) -> np.ndarray:
+    """``below`` where ``x < threshold``, else ``above``: a bound that changes formula at a printed threshold
+    (Bok et al. 2024, Tables 10-12: min(Thm 4.4, Thm 4.6) switched at the printed E*)."""
+    x, threshold, below, above = _broadcast(x, threshold, below, above)
+    return np.where(x < threshold, below, above)
+
+
+SwitchAt = numeric_operator(
+    "SwitchAt", _switch_at, ("x", "threshold", "below", "above"),
+    "below if x < threshold else above (a piecewise bound whose switch point is itself checked for scaling)")
+GDPDelta = numeric_operator(
+    "GDPDelta", _gdp_delta, ("mu", "eps"), "delta(eps) of mu-GDP (Bu et al. eq. (3.2), Bok et al. Lemma A.3)")
+GDPEps = numeric_operator(
+    "GDPEps", _gdp_eps, ("mu", "delta"), "eps(delta) of mu-GDP (inverse of Bu et al. eq. (3.2))")
+SymmSubsampledGaussianDelta = numeric_operator(
+    "SymmSubsampledGaussianDelta", vectorize(_symm_subsampled_delta), ("p", "mu", "T", "eps"),
+    "delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. Thm 4.8), exact PLD composition")
+SymmSubsampledGaussianShiftDelta = numeric_operator(
+    "SymmSubsampledGaussianShiftDelta", vectorize(_symm_subsampled_shift_delta), ("p", "mu", "k", "mu2", "eps"),
+    "delta(eps) of C_p(G_mu)^{⊗k} ⊗ G(mu2) (Bok et al. Thms 4.9, 4.10), exact PLD composition")
+PoissonSubsampledGaussianDelta = numeric_operator(
+    "PoissonSubsampledGaussianDelta", vectorize(_poisson_subsampled_delta), ("p", "mu", "T", "eps"),
+    "delta(eps) of min{f,f^-1}**, f = (p G_mu + (1-p) Id)^{⊗T} (Bu et al. Thm 3), exact PLD composition")
+PoissonSubsampledGaussianEps = numeric_operator(
+    "PoissonSubsampledGaussianEps", vectorize(_poisson_subsampled_eps), ("p", "mu", "T", "delta"),
+    "eps(delta) of Bu et al. Thm 3, exact PLD composition")
+CLTMuSymmetric = numeric_operator(
+    "CLTMuSymmetric", _clt_mu_symmetric, ("p", "mu", "T"),
+    "CLT mu of C_p(G_mu)^{⊗T} (Bok et al. Lemma A.5)")
+CLTMuUniform = numeric_operator(
+    "CLTMuUniform", _clt_mu_uniform, ("q", "T", "z"),
+    "CLT mu of uniformly subsampled NoisySGD (Dong et al. §5; Bu et al. §3.1)")
+SampledGaussianRDPMax = numeric_operator(
+    "SampledGaussianRDPMax", _sampled_gaussian_rdp, ("q", "z", "alpha", "T"),
+    "T times the larger Rényi divergence of the Poisson-subsampled Gaussian (moments accountant)")
+MomentsAccountantEps = numeric_operator(
+    "MomentsAccountantEps", vectorize(_moments_accountant_eps), ("q", "z", "T", "delta"),
+    "moments accountant eps(delta) as in Bu et al. App. B.3 (classical conversion, TF-Privacy orders)")
+RDPAccountantEpsClassical = numeric_operator(
+    "RDPAccountantEpsClassical", vectorize(_rdp_accountant_eps_classical), ("q", "z", "T", "delta"),
+    "subsampled-Gaussian RDP composition -> eps(delta), classical conversion, dense order grid")
+RDPAccountantEpsImproved = numeric_operator(
+    "RDPAccountantEpsImproved", vectorize(_rdp_accountant_eps_improved), ("q", "z", "T", "delta"),
+    "subsampled-Gaussian RDP composition -> eps(delta), improved conversion, dense order grid")
+LinearRDPEpsImproved = numeric_operator(
+    "LinearRDPEpsImproved", vectorize(_linear_rdp_eps_improved), ("rho", "delta"),
+    "(alpha, rho*alpha)-RDP -> eps(delta), improved conversion (Balle et al. 2020)")
+BokLinearRDPEps = numeric_operator(
+    "BokLinearRDPEps", vectorize(_bok_linear_rdp_eps), ("rho", "delta"),
+    "(alpha, rho*alpha)-RDP -> eps(delta), best of the four conversions of Bok et al. App. A.1")

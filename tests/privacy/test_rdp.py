@@ -1,0 +1,251 @@
+"""Tests of verify/privacy/rdp.py: public accountant table, mpmath quadrature, papers' numbers."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+from dp_accounting.rdp import rdp_privacy_accountant as dp_rdp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.privacy.rdp import (
+    at22_alpha_star,
+    at22_S,
+    rdp_to_delta,
+    rdp_to_dp_classical,
+    rdp_to_dp_continuous,
+    rdp_to_dp_improved,
+    sampled_gaussian_rdp,
+)
+
+mp.mp.dps = 40
+FAST = settings(deadline=None, max_examples=40)
+TF_ORDERS = np.array([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)), dtype=float)
+
+
+# ---- the public accountant table (remove direction) -------------------------------------------------
+
+
+def test_every_row_of_the_reference_table(sgm_table):
+    t = sgm_table
+    got = sampled_gaussian_rdp(t["q"], t["sigma"], t["order"], t["steps"], direction="remove")
+    is_int = t["order"] == np.floor(t["order"])
+    zero = t["rdp"] == 0
+    assert np.all(got[zero] == 0.0)
+    rel = np.abs(got - t["rdp"])[~zero] / t["rdp"][~zero]
+    assert rel[is_int[~zero]].max() <= 1e-8
+    assert rel[~is_int[~zero]].max() <= 1e-6
+    assert len(t) == 1344
+
+
+def test_the_table_is_not_the_add_direction(sgm_table):
+    # the table is D(mixture || N(0, s^2)) (Mironov-Talwar-Zhang 2019), strictly above the AT22 direction
+    row = sgm_table[(sgm_table["q"] == 0.1) & (sgm_table["sigma"] == 1.0) & (sgm_table["order"] == 4.0)][0]
+    add = sampled_gaussian_rdp(row["q"], row["sigma"], row["order"], row["steps"], direction="add")
+    assert add < 0.9 * row["rdp"]
+
+
+# ---- independent quadrature (mpmath) ----------------------------------------------------------------
+
+
+def mp_sgm(q, s, alpha, direction):
+    q, s, a = mp.mpf(q), mp.mpf(s), mp.mpf(alpha)
+    lam = a if direction == "remove" else 1 - a
+
+    def integrand(x):
+        return mp.npdf(x, 0, s) * (1 - q + q * mp.exp((2 * x - 1) / (2 * s * s))) ** lam
+
+    points = [-mp.inf, -10 * s, min(0, lam), 0.5, max(0, lam), max(0, lam) + 10 * s, mp.inf]
+    return mp.log(mp.quad(integrand, sorted(set(points)))) / (a - 1)
+
+
+@pytest.mark.parametrize(
+    "q, sigma, alpha",
+    [(0.01, 4.0, 2.0), (0.05, 1.5, 2.5), (0.2, 0.5, 10.0), (1e-3, 20.0, 1.5), (0.5, 1.0, 3.3), (0.9, 2.0, 7.25)],
+)
+@pytest.mark.parametrize("direction", ["add", "remove"])
+def test_sgm_matches_mpmath_quadrature(q, sigma, alpha, direction):
+    ref = float(mp_sgm(q, sigma, alpha, direction))
+    assert sampled_gaussian_rdp(q, sigma, alpha, direction=direction) == pytest.approx(ref, rel=1e-9)
+
+
+@pytest.mark.parametrize("q, sigma, alpha", [(0.01, 0.05, 3.5), (0.5, 0.5, 1000.5), (0.01, 1.0, 1024.0)])
+def test_add_direction_hard_cases_match_mpmath(q, sigma, alpha):
+    # small noise (mass of the N(1, s^2) part far out in units of s) and very large orders
+    ref = float(mp_sgm(q, sigma, alpha, "add"))
+    assert at22_S(alpha, q, sigma) == pytest.approx(ref, rel=1e-9)
+
+
+@pytest.mark.parametrize("q", [1e-4, 0.05, 0.6])
+@pytest.mark.parametrize("sigma", [0.1, 0.7, 5.0, 300.0])
+def test_quadrature_agrees_with_binomial_series(q, sigma):
+    # two independent evaluations of the remove direction at integer orders (MTZ19 series vs quadrature)
+    from verify.privacy import rdp as rdp_module
+
+    for alpha in (2, 9, 128, 1024):
+        series = rdp_module._log_binomial_excess(np.array([q]), np.array([sigma]), alpha)[0]
+        quad = rdp_module._log_quadrature_excess(q, sigma, float(alpha))
+        assert np.logaddexp(0, quad) == pytest.approx(np.logaddexp(0, series), rel=1e-9)
+
+
+def test_at22_printed_values():
+    # catalogue/altschuler2022.md §11: S_2(0.05, 1.5) = 1.2854e-3 (paper direction), reverse 1.3981e-3
+    assert at22_S(2.0, 0.05, 1.5) == pytest.approx(1.2854e-3, rel=1e-4)
+    assert sampled_gaussian_rdp(0.05, 1.5, 2.0, direction="remove") == pytest.approx(1.3981e-3, rel=1e-4)
+    assert at22_S(2.0, 0.01, 4.0) == pytest.approx(6.437e-6, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "q, sigma, ref, rel",
+    [(0.01, 4, 14.34, 1e-3), (0.1, 4, 6.007, 1e-3), (0.01, 10, 50.5, 3e-3), (0.05, 8, 18.5, 3e-3), (0.19, 5, 4.99, 3e-3)],
+)
+def test_at22_alpha_star_catalogue_table(q, sigma, ref, rel):
+    assert at22_alpha_star(q, sigma) == pytest.approx(ref, rel=rel)
+
+
+@FAST
+@given(q=st.floats(1e-3, 0.19), sigma=st.floats(4.0, 30.0), t=st.floats(0.01, 1.0))
+def test_at22_lemma_2_12_holds_below_alpha_star(q, sigma, t):
+    # Lemma 2.12: S_alpha(q, sigma) <= 2 alpha q^2 / sigma^2 for 1 < alpha <= alpha*(q, sigma)
+    alpha_star = at22_alpha_star(q, sigma)
+    alpha = 1.0 + t * (alpha_star - 1.0)
+    if alpha <= 1.0 + 1e-9:
+        return
+    assert at22_S(alpha, q, sigma) <= 2 * alpha * q * q / sigma**2
+
+
+# ---- properties ---------------------------------------------------------------------------------------
+
+
+@FAST
+@given(q=st.floats(1e-4, 1.0), sigma=st.floats(0.3, 50.0), orders=st.lists(st.floats(1.01, 64.0), min_size=2, max_size=6))
+def test_rdp_non_decreasing_in_order_and_add_below_remove(q, sigma, orders):
+    a = np.sort(np.array(orders))
+    remove = sampled_gaussian_rdp(q, sigma, a, direction="remove")
+    add = sampled_gaussian_rdp(q, sigma, a, direction="add")
+    both = sampled_gaussian_rdp(q, sigma, a, direction="max")
+    assert np.all(np.diff(remove) >= -1e-12 * remove[1:])
+    assert np.all(np.diff(add) >= -1e-12 * add[1:])
+    # Mironov-Talwar-Zhang 2019: the remove direction dominates
+    assert np.all(add <= remove * (1 + 1e-9))
+    assert np.all(both == np.maximum(add, remove))
+
+
+def test_full_batch_is_the_gaussian_mechanism():
+    assert sampled_gaussian_rdp(1.0, 2.0, 3.5, steps=4) == pytest.approx(4 * 3.5 / 8.0)
+
+
+@FAST
+@given(
+    rdp=st.lists(st.floats(0.0, 50.0), min_size=3, max_size=3),
+    delta=st.floats(1e-12, 0.5),
+)
+def test_improved_conversion_never_worse(rdp, delta):
+    orders = np.array([1.5, 4.0, 32.0])
+    classical = rdp_to_dp_classical(orders, rdp, delta)
+    improved = rdp_to_dp_improved(orders, rdp, delta)
+    assert 0.0 <= improved <= classical
+
+
+def test_classical_conversion_by_hand_and_bu_tables():
+    # one order: eps = rdp + log(1/delta)/(alpha-1)
+    assert rdp_to_dp_classical([3.0], [0.5], 1e-5) == pytest.approx(0.5 + math.log(1e5) / 2)
+    # Bu et al. 2020 Tables 1-4, "MA eps" column (printed to 2 decimals, some truncated; classical conversion, TF orders,
+    # T = ceil(epochs n / B)); MNIST-6 is left out (no variant reproduces it, catalogue/bu2020.md §6)
+    rows = [
+        (60000, 256, 1.3, 15, 1e-5, 1.19),
+        (60000, 256, 1.1, 60, 1e-5, 3.01),
+        (60000, 256, 0.7, 45, 1e-5, 7.10),
+        (60000, 256, 0.6, 62, 1e-5, 13.27),
+        (29305, 256, 0.55, 18, 1e-5, 14.70),
+        (25000, 512, 0.56, 9, 1e-5, 15.24),
+        (800167, 10000, 0.6, 20, 1e-6, 15.39),
+    ]
+    for n, B, sigma, epochs, delta, printed in rows:
+        q, T = B / n, math.ceil(epochs * n / B)
+        rdp = sampled_gaussian_rdp(q, sigma, TF_ORDERS, steps=T)
+        assert rdp_to_dp_classical(TF_ORDERS, rdp, delta) == pytest.approx(printed, abs=0.01)
+
+
+def test_improved_conversion_matches_dp_accounting():
+    orders = TF_ORDERS
+    rdp = sampled_gaussian_rdp(256 / 60000, 1.1, orders, steps=14063)
+    ref, _ = dp_rdp.compute_epsilon(orders, rdp, 1e-5)
+    assert rdp_to_dp_improved(orders, rdp, 1e-5) == pytest.approx(ref, rel=1e-12)
+    ref_delta, _ = dp_rdp.compute_delta(orders, rdp, 3.0)
+    ours = rdp_to_delta(orders, rdp, 3.0, method="improved")
+    # dp_accounting also takes a min with a second bound, so it can only be smaller
+    assert ours >= ref_delta * (1 - 1e-12)
+    assert ours == pytest.approx(ref_delta, rel=1e-9) or ours < 10 * ref_delta
+
+
+@FAST
+@given(r=st.floats(0.0, 20.0), alpha=st.floats(1.1, 100.0), delta=st.floats(1e-15, 0.1))
+def test_rdp_to_delta_inverts_the_eps_conversion(r, alpha, delta):
+    for method, to_eps in [("classical", rdp_to_dp_classical), ("improved", rdp_to_dp_improved)]:
+        eps = to_eps([alpha], [r], delta)
+        if eps <= 0.0:
+            continue
+        assert rdp_to_delta([alpha], [r], eps, method=method) == pytest.approx(delta, rel=1e-8)
+
+
+def test_continuous_conversion_gaussian_closed_form():
+    # rdp = alpha mu^2/2: classical optimum eps = mu^2/2 + mu sqrt(2 log(1/delta)) at alpha = 1 + sqrt(2 log(1/delta))/mu
+    mu, delta = 0.5, 1e-6
+    eps, alpha = rdp_to_dp_continuous(lambda a: a * mu * mu / 2, delta, method="classical")
+    L = math.log(1 / delta)
+    assert eps == pytest.approx(mu * mu / 2 + mu * math.sqrt(2 * L), rel=1e-9)
+    assert alpha == pytest.approx(1 + math.sqrt(2 * L) / mu, rel=1e-4)
+    eps_imp, _ = rdp_to_dp_continuous(lambda a: a * mu * mu / 2, delta)
+    assert eps_imp < eps
+
+
+def test_broadcasting_conversions():
+    orders = np.array([2.0, 8.0, 32.0])
+    rdp = np.array([[0.1, 0.4, 1.6], [0.2, 0.8, 3.2]])
+    assert np.shape(rdp_to_dp_classical(orders, rdp, 1e-5)) == (2,)
+    assert np.shape(rdp_to_dp_improved(orders, rdp[:, None, :], np.array([1e-5, 1e-6]))) == (2, 2)
+
+
+# ---- bad input and fuzz -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: sampled_gaussian_rdp(0.1, 0.0, 2.0), "sigma"),
+        (lambda: sampled_gaussian_rdp(0.1, -1.0, 2.0), "sigma"),
+        (lambda: sampled_gaussian_rdp(1.5, 1.0, 2.0), "q"),
+        (lambda: sampled_gaussian_rdp(-0.1, 1.0, 2.0), "q"),
+        (lambda: sampled_gaussian_rdp(0.1, 1.0, 1.0), "alpha"),
+        (lambda: sampled_gaussian_rdp(0.1, 1.0, float("nan")), "alpha"),
+        (lambda: sampled_gaussian_rdp(0.1, 1.0, 2.0, direction="up"), "direction"),
+        (lambda: at22_S(2.0, 0.0, 1.0), "q"),
+        (lambda: at22_alpha_star(1.0, 4.0), "q"),
+        (lambda: rdp_to_dp_classical([2.0], [0.1], 0.0), "delta"),
+        (lambda: rdp_to_dp_classical([2.0], [0.1], 1.0), "delta"),
+        (lambda: rdp_to_dp_improved([1.0], [0.1], 0.1), "orders"),
+        (lambda: rdp_to_dp_improved([2.0], [-0.1], 0.1), "rdp"),
+        (lambda: rdp_to_delta([2.0], [0.1], float("nan")), "eps"),
+        (lambda: rdp_to_delta([2.0], [0.1], 1.0, method="best"), "method"),
+        (lambda: rdp_to_dp_continuous(lambda a: a, 2.0), "delta"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}\b"):
+        call()
+
+
+@settings(deadline=None, max_examples=30)
+@given(
+    q=st.floats(0.0, 1.0),
+    sigma=st.floats(0.05, 1e3),
+    alpha=st.one_of(st.integers(2, 256).map(float), st.floats(1.0, 256.0, exclude_min=True)),
+    direction=st.sampled_from(["remove", "add", "max"]),
+)
+def test_fuzz_sgm_finite(q, sigma, alpha, direction):
+    value = sampled_gaussian_rdp(q, sigma, alpha, steps=10, direction=direction)
+    assert math.isfinite(value) and value >= 0.0

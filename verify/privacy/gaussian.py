@@ -1,0 +1,287 @@
+"""Gaussian differential privacy: the tradeoff G_mu, (eps, delta) and Rényi conversions.
+
+Conventions (Dong, Roth, Su 2022 "Gaussian differential privacy", JRSS-B; DRS22 below):
+
+* ``G_mu(a) = Phi(Phi^{-1}(1 - a) - mu)`` is the tradeoff between N(0, 1) and N(mu, 1)
+  (DRS22 eq. (6); Bok et al. 2024 Def. 2.4; Bu et al. 2020 Def. 2.3).
+* mu-GDP is equivalent to (eps, delta(eps))-DP for all eps with
+  ``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` (DRS22 Cor. 1; Bok et al. Lemma A.3;
+  Bu et al. eq. (3.2)); it implies (alpha, alpha mu^2 / 2)-RDP (Bok et al. Lemma A.4).
+* The Gaussian mechanism with l2-sensitivity ``s`` and noise std ``noise`` is exactly (s / noise)-GDP.
+
+Everything that can underflow is computed in log space; every function broadcasts over its arguments.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special
+from scipy.stats import norm
+
+__all__ = [
+    "tradeoff_gaussian",
+    "tradeoff_gaussian_inverse",
+    "gdp_delta",
+    "gdp_log_delta",
+    "gdp_eps",
+    "gdp_to_rdp",
+    "gaussian_mechanism_mu",
+    "gaussian_mechanism_rdp",
+    "gaussian_mechanism_delta",
+    "gaussian_mechanism_eps",
+]
+
+
+# --------------------------------------------------------------------------------------------------
+# input validation shared by the privacy modules
+# --------------------------------------------------------------------------------------------------
+
+
+def _checked(
+    name: str,
+    value: ArrayLike,
+    *,
+    low: float | None = None,
+    low_open: bool = False,
+    high: float | None = None,
+    high_open: bool = False,
+    finite: bool = True,
+) -> np.ndarray:
+    """``value`` as a float array, or ValueError naming ``name`` and the violated condition."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a real number or array of real numbers, got {value!r}") from exc
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must not be NaN")
+    if finite and not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if low is not None:
+        bad = arr <= low if low_open else arr < low
+        if bad.any():
+            op = ">" if low_open else ">="
+            raise ValueError(f"{name} must be {op} {low:g}, got {float(arr[bad].ravel()[0])!r}")
+    if high is not None:
+        bad = arr >= high if high_open else arr > high
+        if bad.any():
+            op = "<" if high_open else "<="
+            raise ValueError(f"{name} must be {op} {high:g}, got {float(arr[bad].ravel()[0])!r}")
+    return arr
+
+
+def _result(x: np.ndarray):
+    """Return a Python float for 0-d results, an array otherwise."""
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+# --------------------------------------------------------------------------------------------------
+# tradeoff
+# --------------------------------------------------------------------------------------------------
+
+
+def tradeoff_gaussian(a: ArrayLike, mu: ArrayLike) -> np.ndarray | float:
+    """``G_mu(a) = Phi(Phi^{-1}(1 - a) - mu)``: type II error of the best level-``a`` test of N(0,1) vs N(mu,1).
+
+    DRS22 eq. (6); Bok et al. 2024 Definition 2.4. ``Phi^{-1}(1 - a)`` is computed as ``isf(a)`` so that
+    tiny ``a`` keeps full relative precision. ``a`` in [0, 1], ``mu >= 0``.
+    """
+    a = _checked("a", a, low=0.0, high=1.0)
+    mu = _checked("mu", mu, low=0.0)
+    return _result(norm.cdf(norm.isf(a) - mu))
+
+
+def tradeoff_gaussian_inverse(a: ArrayLike, mu: ArrayLike) -> np.ndarray | float:
+    """The inverse ``G_mu^{-1}(a) = 1 - Phi(Phi^{-1}(a) + mu)``.
+
+    ``G_mu`` is symmetric (DRS22 Prop. 2 / Bok et al. Def. 2.4: ``G_mu^{-1} = G_mu``), so this is
+    ``G_mu`` again; it is kept as a separate name so that callers say which one they mean.
+    """
+    return tradeoff_gaussian(a, mu)
+
+
+# --------------------------------------------------------------------------------------------------
+# (eps, delta)
+# --------------------------------------------------------------------------------------------------
+
+# asymptotic series of erfcx(x) * x * sqrt(pi) = sum_k (-1)^k (2k-1)!! / (2 x^2)^k, used for x >= 30
+_ERFCX_SERIES = np.array([1.0, -1.0, 3.0, -15.0, 105.0, -945.0, 10395.0, -135135.0])
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(20)
+
+
+def _dlog_erfcx(x: np.ndarray) -> np.ndarray:
+    """d/dx log erfcx(x) = 2x - 2 / (sqrt(pi) erfcx(x)), for x >= 0 (asymptotic form for x >= 30)."""
+    x = np.asarray(x, dtype=float)
+    out = np.empty_like(x)
+    small = x < 30.0
+    xs = x[small]
+    out[small] = 2.0 * xs - 2.0 / (np.sqrt(np.pi) * special.erfcx(xs))
+    xl = x[~small]
+    u = 1.0 / (2.0 * xl * xl)
+    k = np.arange(len(_ERFCX_SERIES))
+    s = np.sum(_ERFCX_SERIES[:, None] * u[None, :] ** k[:, None], axis=0)
+    # d/dx of log(sum_k c_k u^k) with du/dx = -2u/x
+    ds = np.sum((_ERFCX_SERIES * k)[:, None] * u[None, :] ** np.maximum(k - 1, 0)[:, None], axis=0)
+    out[~small] = -1.0 / xl + ds * (-2.0 * u / xl) / s
+    return out
+
+
+def _log_erfcx_ratio(x: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """``log erfcx(x + h) - log erfcx(x)`` for x >= 0, h >= 0, without cancellation.
+
+    For short intervals (h <= 1) the difference is the integral of d/dt log erfcx(t), done by
+    20-point Gauss-Legendre (the integrand is smooth and slowly varying there); otherwise the
+    difference of the logs is already well conditioned.
+    """
+    x, h = np.broadcast_arrays(np.asarray(x, float), np.asarray(h, float))
+    out = np.empty(x.shape)
+    short = h <= 1.0
+    xs, hs = x[short], h[short]
+    nodes = xs[:, None] + 0.5 * hs[:, None] * (_GL_NODES[None, :] + 1.0)
+    out[short] = 0.5 * hs * np.sum(_GL_WEIGHTS[None, :] * _dlog_erfcx(nodes), axis=1)
+    xl, hl = x[~short], h[~short]
+    out[~short] = np.log(special.erfcx(xl + hl)) - np.log(special.erfcx(xl))
+    return out
+
+
+def _gdp_log_delta(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    """log delta(eps) of mu-GDP for broadcast arrays, mu > 0 (no validation).
+
+    Returns -inf only where log delta itself is below -1.8e308 (e.g. mu = 1e-200, eps = 1).
+    """
+    with np.errstate(over="ignore", divide="ignore"):
+        return _gdp_log_delta_unguarded(mu, eps)
+
+
+def _gdp_log_delta_unguarded(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    a = -eps / mu + mu / 2.0  # delta = Phi(a) - e^eps Phi(a - mu)
+    out = np.empty(np.broadcast(a, mu).shape)
+    a, mu, eps = np.broadcast_arrays(a, mu, eps)
+    pos = a >= 5.0
+    # a >= 5: Phi(a) ~ 1 and e^eps Phi(a - mu) < Phi(a)(1 - Phi(-5)): the direct difference is well conditioned
+    ap, mp, ep = a[pos], mu[pos], eps[pos]
+    d = np.exp(ep + norm.logcdf(ap - mp) - norm.logcdf(ap))
+    out[pos] = norm.logcdf(ap) + np.log1p(-np.minimum(d, 1.0))
+    # otherwise, with x = -a/sqrt2: Phi(a) = erfcx(x) e^{-x^2}/2 and e^eps Phi(a - mu) = erfcx(x + mu/sqrt2) e^{-x^2}/2
+    an, mn = a[~pos], mu[~pos]
+    x = -an / np.sqrt(2.0)
+    ratio = _log_erfcx_ratio(x, mn / np.sqrt(2.0))  # log(e^eps Phi(b) / Phi(a)) < 0
+    out[~pos] = norm.logcdf(an) + np.log(-np.expm1(ratio))
+    return out
+
+
+def gdp_log_delta(mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
+    """Natural log of :func:`gdp_delta`, accurate far below the float underflow (delta = 1e-300 and less).
+
+    Bok et al. 2024 Lemma A.3 / DRS22 Cor. 1. Returns ``-inf`` only for ``mu == 0`` and ``eps >= 0``
+    (delta is exactly 0 there).
+    """
+    mu = _checked("mu", mu, low=0.0)
+    eps = _checked("eps", eps)
+    mu, eps = np.broadcast_arrays(mu, eps)
+    out = np.empty(mu.shape)
+    zero = mu == 0.0
+    # mu = 0: G_0 = Id and delta(eps) = (1 - e^eps)_+
+    with np.errstate(divide="ignore"):
+        out[zero] = np.where(eps[zero] < 0, np.log(-np.expm1(np.minimum(eps[zero], 0.0))), -np.inf)
+    out[~zero] = _gdp_log_delta(mu[~zero], eps[~zero])
+    return _result(out)
+
+
+def gdp_delta(mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
+    """``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` for mu-GDP.
+
+    Bok et al. 2024 Lemma A.3; DRS22 Cor. 1; Bu et al. 2020 eq. (3.2). ``mu >= 0``; ``eps`` any real
+    (the hockey-stick divergence is defined for negative eps too, where it tends to 1 - e^eps).
+    Computed in log space (see :func:`gdp_log_delta`); values below ~1e-308 underflow to 0.
+    """
+    return _result(np.exp(gdp_log_delta(mu, eps)))
+
+
+def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
+    """Smallest eps >= 0 with ``delta(eps; mu) <= delta``: the inverse of :func:`gdp_delta` in eps.
+
+    Bok et al. 2024 Lemma A.3 inverted by root finding; Bu et al. footnote 10 convention: 0 when
+    ``delta >= delta(0) = 2 Phi(mu/2) - 1``. Vectorised safeguarded Newton iteration on
+    ``log delta(eps)`` inside the bracket ``[0, mu (mu/2 + Phi^{-1}(1 - delta))]`` (at the upper end
+    ``delta(eps) <= Phi(-eps/mu + mu/2) = delta``), with bisection whenever Newton leaves the bracket.
+    ``mu >= 0``, ``delta`` in (0, 1).
+    """
+    mu = _checked("mu", mu, low=0.0)
+    delta = _checked("delta", delta, low=0.0, low_open=True, high=1.0, high_open=True)
+    mu, delta = np.broadcast_arrays(mu, delta)
+    out = np.zeros(mu.shape)
+    log_target = np.log(delta)
+    # delta(0) = 2 Phi(mu/2) - 1 = erf(mu / (2 sqrt 2))
+    need = (mu > 0) & (delta < special.erf(mu / (2.0 * np.sqrt(2.0))))
+    if not need.any():
+        return _result(out)
+    m, lt = mu[need], log_target[need]
+    lo = np.zeros(m.shape)
+    hi = m * (m / 2.0 + norm.isf(delta[need]))
+    x = 0.5 * (lo + hi)
+    active = np.arange(m.size)  # only unconverged entries are iterated
+    for _ in range(200):
+        ma, la, xa = m[active], lt[active], x[active]
+        g = _gdp_log_delta(ma, xa) - la  # decreasing in eps
+        lo_a = np.where(g > 0, xa, lo[active])
+        hi_a = np.where(g > 0, hi[active], xa)
+        # d/deps log delta = -e^eps Phi(-eps/mu - mu/2) / delta
+        slope = -np.exp(xa + norm.logcdf(-xa / ma - ma / 2.0) - (g + la))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            newton = xa - g / slope
+        ok = np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)
+        new = np.where(ok, newton, 0.5 * (lo_a + hi_a))
+        done = np.abs(new - xa) <= 1e-15 * np.maximum(1.0, np.abs(xa))
+        x[active], lo[active], hi[active] = new, lo_a, hi_a
+        active = active[~done]
+        if active.size == 0:
+            break
+    out[need] = x
+    return _result(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# Rényi
+# --------------------------------------------------------------------------------------------------
+
+
+def gdp_to_rdp(mu: ArrayLike, alpha: ArrayLike) -> np.ndarray | float:
+    """mu-GDP implies (alpha, alpha mu^2 / 2)-RDP for every alpha > 1.
+
+    Bok et al. 2024 Lemma A.4 (DRS22 Cor. B.6); tight for the Gaussian mechanism.
+    """
+    mu = _checked("mu", mu, low=0.0)
+    alpha = _checked("alpha", alpha, low=1.0, low_open=True)
+    return _result(alpha * mu * mu / 2.0)
+
+
+# --------------------------------------------------------------------------------------------------
+# the Gaussian mechanism
+# --------------------------------------------------------------------------------------------------
+
+
+def gaussian_mechanism_mu(sensitivity: ArrayLike, noise: ArrayLike) -> np.ndarray | float:
+    """GDP parameter ``sensitivity / noise`` of ``x -> q(x) + N(0, noise^2 I)`` (DRS22 Thm. 2).
+
+    ``sensitivity >= 0`` is the l2-sensitivity of ``q``, ``noise > 0`` the noise standard deviation.
+    """
+    sensitivity = _checked("sensitivity", sensitivity, low=0.0)
+    noise = _checked("noise", noise, low=0.0, low_open=True)
+    return _result(sensitivity / noise)
+
+
+def gaussian_mechanism_rdp(sensitivity: ArrayLike, noise: ArrayLike, alpha: ArrayLike) -> np.ndarray | float:
+    """Rényi DP ``alpha sensitivity^2 / (2 noise^2)`` of the Gaussian mechanism (Mironov 2017, Prop. 7)."""
+    return gdp_to_rdp(gaussian_mechanism_mu(sensitivity, noise), alpha)
+
+
+def gaussian_mechanism_delta(sensitivity: ArrayLike, noise: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
+    """Exact delta(eps) of the Gaussian mechanism (Balle & Wang 2018, Thm. 8 = Bok et al. Lemma A.3)."""
+    return gdp_delta(gaussian_mechanism_mu(sensitivity, noise), eps)
+
+
+def gaussian_mechanism_eps(sensitivity: ArrayLike, noise: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
+    """Exact eps(delta) of the Gaussian mechanism (inverse of :func:`gaussian_mechanism_delta`)."""
+    return gdp_eps(gaussian_mechanism_mu(sensitivity, noise), delta)
