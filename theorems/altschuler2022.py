@@ -15,6 +15,8 @@ Appendix B, the records carry them exactly.
 
 from __future__ import annotations
 
+import dataclasses
+
 import sympy as sp
 
 from verify.privacy.operators import AT22S, PowerStepSum
@@ -262,6 +264,7 @@ THM_4_1 = Theorem(
     notes="What the proof establishes: for T >= Tbar, omega_0 = 0 (centre of K) and the constant conditions, "
           "the algorithm is not (0.1, 0.01)-DP, hence (0.005 + log(100)/99 < 0.1) not (100, 0.005)-RDP, and by "
           "monotonicity in alpha not (alpha, 0.005)-RDP for alpha >= 100. " + _construction,
+    claims=(Claim("witness", value="at22_thm41", text="the construction of Appendix A.4"),)
 )
 
 THM_4_1_DP = Theorem(
@@ -276,6 +279,7 @@ THM_4_1_DP = Theorem(
     paper_form=r"P[\omega'_T\ge0]\ge e^{0.1}P[\omega_T\ge0]+0.01",
     notes="The positivity test separates the two runs: P[omega_T >= 0] = 1/2, P[omega'_T >= 0] >= 0.899 > "
           "e^{0.1}/2 + 0.01 = 0.5626. " + _construction,
+    claims=(Claim("witness", value="at22_thm41", text="the construction of Appendix A.4"),)
 )
 
 THM_4_1_AS_STATED = Theorem(
@@ -290,6 +294,7 @@ THM_4_1_AS_STATED = Theorem(
                r"{n^2\sigma^2}\min\{T,\bar T\},\ c_\alpha=10^{-7},\ \bar\alpha=100",
     notes="The claim as printed, for any initialisation and any T; the proof supports only "
           "altschuler2022/thm4.1 (and /dp). Kept so that the verifier rules on it. " + _construction,
+    claims=(Claim("witness", value="at22_thm41", text="the construction of Appendix A.4"),)
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -495,3 +500,47 @@ B_3_FIRST_ORDER = Theorem(
     notes="The (B.3) objective is convex in tilde T, so the better of floor and ceiling of the stationary point "
           "is the integer minimiser.",
 )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Two readings of S_alpha in the composition branch (catalogue Def 2.10, "Direction")
+# ---------------------------------------------------------------------------------------------------
+# Def 2.10 puts the pure Gaussian first: S_alpha = D_alpha(N(0, s^2) || mixture), one direction of the
+# sampled Gaussian mechanism.  Neighbouring datasets come in both orders, so a composition bound needs the
+# larger direction (Mironov et al. 2019).  The verifier refutes the literal reading of (1.1) and of the
+# first branch of (B.2): with n = 2, b = 1, T = 1, eta = sigma = 1, L = 1 on the interval walk of length 10
+# the exact D_2 of the last iterate is 2.626 (backward direction) against T S_2 = 0.658.  The papers'
+# formulas stay under their own ids as "as printed" variants; the corrected readings use both directions.
+
+from verify.privacy.operators import SampledGaussianRDPMax  # noqa: E402
+
+
+def _both_directions(expr: sp.Expr) -> sp.Expr:
+    return expr.replace(AT22S, lambda a, q_, s_: SampledGaussianRDPMax(q_, s_, a, 1))
+
+
+_DIRECTION = ("S_alpha is one direction of the sampled Gaussian mechanism; the reverse direction "
+              "D_alpha(mixture || N(0, s^2)) is larger and neighbouring datasets come in both orders")
+_EVIDENCE = ("counterexample: interval walk, n=2, b=1, T=1, eta=1, sigma=1, L=1, D=10, alpha=2: exact "
+             "D_2 = 2.626 (backward) > T S_2(1/2, 1/2) = 0.658")
+
+
+_COUNTEREXAMPLE = {"family": "interval_walk", "n": 2, "b": 1, "T": 1, "eta": 1.0, "sigma": 1.0, "Delta": 2.0,
+                   "D": 10.0, "batches": "uniform", "M": 1.0, "alpha": 2.0}
+
+
+def _corrected(literal: Theorem) -> Theorem:
+    corrected_id = f"{literal.id}/both-directions"
+    printed = dataclasses.replace(literal, printed_of=corrected_id, expect_fail=("soundness",),
+                                  examples=literal.examples + (_COUNTEREXAMPLE,))
+    return dataclasses.replace(
+        literal, id=corrected_id, title=f"{literal.title} (S_alpha in both directions)",
+        bound=_both_directions(literal.bound), claims=(), examples=(), paper_bound=None, translation={},
+        errata=literal.errata + (Erratum(_DIRECTION, _EVIDENCE, variant=literal.id),),
+        notes=(literal.notes + " " if literal.notes else "") + "Reading B of the catalogue's Def 2.10 note: "
+              "the larger direction of the sampled Gaussian divergence (valid whichever order the datasets "
+              "come in).", variants=(printed,))
+
+
+EQ_1_1_SGM = _corrected(EQ_1_1_SGM)
+B_2 = _corrected(B_2)

@@ -236,6 +236,7 @@ THM_3_AS_PRINTED = Theorem(
     translation=QUADRATIC,
     printed_of="chourasia2021/thm3",
     expect_fail=("soundness",),
+    claims=(Claim("witness", value="chourasia_thm3", text="the construction of the proof of Thm 3"),),
     notes="With eta << n the printed lower bound exceeds the exact value of the construction by ~ n^2/eta^2.",
 )
 
@@ -248,7 +249,8 @@ THM_3 = Theorem(
     bound=_thm3,
     assumptions=_squared_loss,
     claims=(Claim("le", value="chourasia2021/thm3/exact",
-                  text="relaxes the exact value: (2-eta)/(1+(1-eta)^K) >= 1 and 1-(1-eta)^K >= 1-e^{-eta K}"),),
+                  text="relaxes the exact value: (2-eta)/(1+(1-eta)^K) >= 1 and 1-(1-eta)^K >= 1-e^{-eta K}"),
+            Claim("witness", value="chourasia_thm3", text="the construction of the proof of Thm 3")),
     errata=(Erratum("appendix statement (68) prints 4 sigma^2 eta^2 for 4 sigma^2 n^2",
                     "main text (17) and the last line of the proof have n^2",
                     variant="chourasia2021/thm3/as-printed"),

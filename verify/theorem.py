@@ -218,7 +218,7 @@ class FreeParameter:
         return SYMBOLS[self.name]
 
 
-ClaimKind = Literal["limit", "equals", "le", "ge", "exact_on", "monotone", "approximates"]
+ClaimKind = Literal["limit", "equals", "le", "ge", "exact_on", "witness", "monotone", "approximates"]
 
 
 @dataclass(frozen=True)
@@ -232,6 +232,8 @@ class Claim:
     * ``exact_on``: the bound is attained by the instance family ``value`` (a name known to
       ``verify.instances``).
     * ``monotone``: the bound is non-decreasing (``point = +1``) or non-increasing (``-1``) in ``var``.
+    * ``witness``: (lower bounds) the bound holds on instances of the family ``value`` (the paper's
+      construction), without being attained.
     * ``approximates``: (approximations) the quantity approximated is the theorem ``value``'s exact one.
     """
 

@@ -50,7 +50,7 @@ def canonical_point(u: Mapping[str, float], ints: Mapping[str, int]) -> dict[str
     return {
         "n": float(n), "b": float(b), "l": float(l), "q": b / n, "E": float(E), "T": float(ints["T"]),
         "eta": eta, "sigma": sigma, "Delta": Delta, "L": Delta / 2.0, "m": m, "M": M,
-        "D": eta * Delta / n * 10 ** (-0.5 + 2.0 * u["D"]), "d": float(ints["d"]), "alpha": float(1.0 + 10 ** (-1.5 + 3.0 * u["alpha"])),
+        "D": eta * Delta / n * 10 ** (-0.5 + 2.0 * u["D"]), "d": float(ints["d"]), "alpha": float(1.0 + 10 ** (-1.5 + 4.0 * u["alpha"])),
         "eps": 8.0 * float(u["eps"]), "delta": log_draw("delta"), "mu": log_draw("mu"),
         "z": z, "Cclip": Cclip,
         **{name: _extra(name, float(value)) for name, value in u.items() if name not in UNIT_NAMES},

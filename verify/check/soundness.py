@@ -7,6 +7,7 @@ Near-ties are re-evaluated in high precision (mpmath, 50 digits) before a violat
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -171,12 +172,14 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
             record.failure = info
             raise AssertionError(f"exact {c.exact!r} vs bound {c.bound!r}")
 
-    try:
-        prop()
-    except Unsatisfiable:
-        pass
-    except AssertionError:
-        pass
+    _replay(theorem, record)
+    if record.failure is None:
+        try:
+            prop()
+        except Unsatisfiable:
+            pass
+        except AssertionError:
+            pass
     if record.failure is not None:
         f = record.failure
         sound = Obligation("soundness", "failed",
@@ -193,13 +196,40 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
     return sound, _tightness(theorem, record)
 
 
+def _replay(theorem: Theorem, record: Record) -> None:
+    """Replay the record's kept instances: ``examples`` entries naming a ``family`` (with its build
+    keywords and the notion parameter) are counterexamples or witnesses found earlier."""
+    notion_parameter = NOTION_PARAMETER[theorem.notion]
+    for example in theorem.examples:
+        if "family" not in example:
+            continue
+        example = dict(example)
+        family = refs.families()[example.pop("family")]
+        at = example.pop(notion_parameter) if notion_parameter else None
+        accepted = inspect.signature(getattr(family, "builder", family.build)).parameters
+        instance = family.build(**{k: v for k, v in example.items() if k in accepted})
+        if refs.why_not_applicable(theorem, instance) is not None:
+            continue
+        c = _compare(theorem, instance, at, example)
+        info = _instance_info(instance, theorem, c)
+        record.families.add(instance.family)
+        record.note(c.ratio, info)
+        params = {p: refs.instance_params(instance, example)[p] for p in theorem.parameters
+                  if p != notion_parameter}
+        if notion_parameter:
+            params[notion_parameter] = at
+        if _violates(theorem, c, params):
+            record.failure = info
+            return
+
+
 def _relation(theorem: Theorem) -> str:
     return {"upper": "exact <= bound", "lower": "exact >= bound", "exact": "exact = bound",
             "approximation": "approximation"}[theorem.kind]
 
 
-def _claimed_families(theorem: Theorem) -> set[str]:
-    return {str(c.value) for c in theorem.claims if c.kind == "exact_on"}
+def _claimed_families(theorem: Theorem, kinds: tuple[str, ...] = ("exact_on", "witness")) -> set[str]:
+    return {str(c.value) for c in theorem.claims if c.kind in kinds}
 
 
 def _tightness(theorem: Theorem, record: Record) -> Obligation:
@@ -216,7 +246,7 @@ def _tightness(theorem: Theorem, record: Record) -> Obligation:
 
 def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation | None:
     """On each family the theorem claims to be exact on, the bound equals the exact value."""
-    claimed = _claimed_families(theorem)
+    claimed = _claimed_families(theorem, ("exact_on",))
     available = refs.families()
     if not claimed:
         return None
