@@ -335,7 +335,7 @@ class Theorem:
 
     @functools.cached_property
     def _compiled(self):
-        return sp.lambdify(self._argument_symbols, self.bound, modules=lambdify_modules())
+        return sp.lambdify(self._argument_symbols, self.bound, modules=lambdify_modules(), cse=True)
 
     @functools.cached_property
     def _compiled_assumptions(self):

@@ -156,6 +156,7 @@ def test_bad_parameters_never_raise_anything_but_value_error(name, key, value):
         "at22_thm41": dict(BASE, Delta=1.0, D=2.0, cells=32),
         "subsampled_linear": dict(BASE, Delta=1.0, b=2, cells=64),
         "dpsgd_worst_step": dict(BASE, Delta=1.0, b=2),
+        "gaussian_mechanism": dict(n=10, sigma=1.0, Delta=1.0),
     }[name]
     kwargs = dict(valid, **{key: value})
     try:
@@ -185,3 +186,21 @@ def test_worst_step_composition_reproduces_bu_figure5_exact_tradeoff():
     got = inst.profile().tradeoff(a)
     np.testing.assert_allclose(got[:5], exact_f[:5], atol=1e-3)
     assert np.all(got <= exact_f + 1e-3)
+
+
+def test_gaussian_mechanism_is_exactly_gdp():
+    """N(0, sigma^2) vs N(Delta/n, sigma^2): mu = Delta/(n sigma); delta from the public GDP vectors."""
+    inst = FAMILIES["gaussian_mechanism"].build(n=4, sigma=0.5, Delta=2.0)  # mu = 1
+    assert inst.profile().mu == pytest.approx(1.0, rel=1e-15)
+    assert inst.params()["z"] == pytest.approx(1.0)
+    assert float(inst.profile().delta(1.0)) == pytest.approx(0.12693674, rel=1e-7)  # gdp_vectors.json
+    dp_sgd = FAMILIES["gaussian_mechanism"].build(z=2.0, Delta=3.0, n=5)
+    assert dp_sgd.params()["mu"] == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="sigma"):
+        FAMILIES["gaussian_mechanism"].build(sigma=-1.0, Delta=1.0)
+
+
+def test_squared_loss_class_only_for_isotropic_quadratics():
+    iso = FAMILIES["quadratic_chain"].build(n=3, eta=0.1, sigma=1.0, T=5, m=1.0, M=1.0, Delta=1.0)
+    aniso = FAMILIES["quadratic_chain"].build(n=3, eta=0.1, sigma=1.0, T=5, m=0.5, M=1.0, Delta=1.0)
+    assert "squared" in iso.loss_classes and "squared" not in aniso.loss_classes

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from verify.check.engine import PROFILES, check_all, compare_baseline, profile, summary
+from verify.check.engine import PROFILES, check_all, check_registered, compare_baseline, profile, summary
 from verify.check.verdict import Verdict
 from verify.theorem import Theorem, theorems_in
 
@@ -133,6 +133,8 @@ def add_run_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--baseline", metavar="FILE",
                    help="compare with a baseline (reports/baseline.json); fail on a changed verdict or ratio")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                   help="processes checking theorems in parallel (default: up to 2); verdicts do not depend on it")
 
 
 def select(records: list[Theorem], pattern: str | None) -> list[Theorem]:
@@ -161,8 +163,13 @@ def run(args) -> int:
     if not records:
         raise CommandError(f"no theorem id matches {args.only!r}")
     prof = profile(args.profile)
+    if args.workers < 1:
+        raise CommandError(f"--workers must be >= 1, got {args.workers}")
     console = Console(stderr=True)
-    verdicts = _check_with_progress(records, _lookup([]), prof, args.seed, console)
+    with _progress(len(records), console) as bar:
+        task = bar.add_task("checking", total=len(records))
+        verdicts = check_registered([t.id for t in records], prof.name, args.seed, args.workers,
+                                    progress=lambda i: bar.update(task, advance=1, description=f"checked {i}"))
     out = Console()
     out.print(_table(verdicts, f"verify run --profile {prof.name} (seed {args.seed}): {len(verdicts)} theorems"))
     payload = run_payload(verdicts, prof.name, args.seed)

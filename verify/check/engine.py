@@ -144,6 +144,40 @@ def check_all(records: Iterable[Theorem], lookup: Callable[[str], Theorem], prof
     return verdicts
 
 
+def _check_registered(args: tuple[str, str, int]) -> Verdict:
+    """Worker: check one registry theorem by id (each process imports the registry once)."""
+    import theorems
+
+    theorem_id, profile_name, seed = args
+    return check_theorem(theorems.get(theorem_id), theorems.get, profile(profile_name), seed)
+
+
+def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: int = 1,
+                     progress: Callable[[str], None] | None = None) -> list[Verdict]:
+    """Check registry theorems, in ``workers`` processes; the verdicts do not depend on ``workers``
+    (each theorem's checks are seeded on their own) and come back in the order of ``ids``."""
+    jobs = [(i, profile_name, seed) for i in ids]
+    if workers <= 1 or len(ids) <= 1:
+        out = []
+        for job in jobs:
+            out.append(_check_registered(job))
+            if progress is not None:
+                progress(job[0])
+        return out
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    results: dict[str, Verdict] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(_check_registered, job): job[0] for job in jobs}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if progress is not None:
+                progress(futures[future])
+    return [results[i] for i in ids]
+
+
 def summary(verdicts: list[Verdict]) -> dict:
     counts: dict[str, int] = {}
     for v in verdicts:
@@ -172,5 +206,6 @@ def compare_baseline(verdicts: list[Verdict], baseline: dict, ratio_tolerance: f
     return changes
 
 
-__all__ = ["PROFILES", "Profile", "check_theorem", "check_all", "summary", "compare_baseline", "profile",
+__all__ = ["PROFILES", "Profile", "check_theorem", "check_all", "check_registered", "summary", "compare_baseline",
+           "profile",
            "approximation_error"]

@@ -162,7 +162,10 @@ def _gdp_log_delta_unguarded(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
     # a >= 5: Phi(a) ~ 1 and e^eps Phi(a - mu) < Phi(a)(1 - Phi(-5)): the direct difference is well conditioned
     ap, mp, ep = a[pos], mu[pos], eps[pos]
     d = np.exp(ep + norm.logcdf(ap - mp) - norm.logcdf(ap))
-    out[pos] = norm.logcdf(ap) + np.log1p(-np.minimum(d, 1.0))
+    # delta near 1: log delta = log1p(-(Phi(-a) + e^eps Phi(a - mu))), both terms relative-accurate
+    near_one = np.exp(norm.logcdf(-ap)) + np.exp(ep + norm.logcdf(ap - mp))
+    out[pos] = np.where(near_one < 0.5, np.log1p(-np.minimum(near_one, 0.5)),
+                        norm.logcdf(ap) + np.log1p(-np.minimum(d, 1.0)))
     # otherwise, with x = -a/sqrt2: Phi(a) = erfcx(x) e^{-x^2}/2 and e^eps Phi(a - mu) = erfcx(x + mu/sqrt2) e^{-x^2}/2
     an, mn = a[~pos], mu[~pos]
     x = -an / np.sqrt(2.0)
