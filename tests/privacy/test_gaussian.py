@@ -29,8 +29,9 @@ FAST = settings(deadline=None, max_examples=60)
 
 def mp_log_delta(mu, eps) -> mp.mpf:
     """log delta(eps) of mu-GDP in 60-digit arithmetic (DRS22 Cor. 1)."""
-    mu, eps = mp.mpf(mu), mp.mpf(eps)
-    return mp.log(mp.ncdf(-eps / mu + mu / 2) - mp.exp(eps) * mp.ncdf(-eps / mu - mu / 2))
+    with mp.workdps(60):  # local: other modules change the global mpmath precision
+        mu, eps = mp.mpf(mu), mp.mpf(eps)
+        return +mp.log(mp.ncdf(-eps / mu + mu / 2) - mp.exp(eps) * mp.ncdf(-eps / mu - mu / 2))
 
 
 # ---- public reference vectors ---------------------------------------------------------------------

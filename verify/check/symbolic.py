@@ -219,8 +219,13 @@ def _numeric_compare(theorem, other, expr, claim, seed, op, points: int = 60) ->
 
     checked = 0
     cyc = "E" in theorem.parameters
-    for point in canonical_points(400, seed + 11, cyclic=cyc):
+    # the papers' own parameter sets first (table rows), then sampled points
+    paper = [dict(e) for t in (theorem, other) if t is not None for e in t.examples if "family" not in e]
+    for point in paper + canonical_points(400, seed + 11, cyclic=cyc):
         point = {**point, **{k: float(sp.sympify(v)) for k, v in claim.subs.items()}}
+        if any(k not in point for k in theorem.parameters) or \
+                (other is not None and any(k not in point for k in other.parameters)):
+            continue
         try:
             a = float(theorem.evaluate(**{k: point[k] for k in theorem.parameters}))
             if other is not None:
