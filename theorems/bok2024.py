@@ -384,6 +384,7 @@ LEMMA_A_3 = Theorem(
     bound=GDPDelta(sym.mu, sym.eps),
     paper_form=r"\delta(\varepsilon)=\Phi\Big(-\frac{\varepsilon}{\mu}+\frac{\mu}{2}\Big)-"
                r"e^{\varepsilon}\Phi\Big(-\frac{\varepsilon}{\mu}-\frac{\mu}{2}\Big)",
+    claims=(Claim("exact_on", value="gaussian_mechanism", text="attained by the Gaussian mechanism"),)
 )
 
 LEMMA_A_3_EPS = Theorem(
@@ -392,6 +393,7 @@ LEMMA_A_3_EPS = Theorem(
     notion="eps_delta", kind="exact", setting=_GDP_ANY,
     bound=GDPEps(sym.mu, sym.delta),
     paper_form=r"\varepsilon(\delta):\ \delta(\varepsilon)=\delta\ \text{in Lemma A.3}",
+    claims=(Claim("exact_on", value="gaussian_mechanism", text="attained by the Gaussian mechanism"),)
 )
 
 LEMMA_A_4 = Theorem(

@@ -53,6 +53,7 @@ GAUSSIAN_MECHANISM = Theorem(
     bound=1 / z,
     paper_form=r"\theta(S)+N(0,\sigma^2\,\mathrm{sens}^2)\ \text{is}\ 1/\sigma\text{-GDP}",
     paper_bound=1 / sigma_p, translation=_CANON,
+    claims=(Claim("exact_on", value="gaussian_mechanism", text="attained by the Gaussian mechanism"),)
 )
 
 FOOTNOTE_4 = Theorem(
@@ -73,6 +74,7 @@ EQ_3_2 = Theorem(
     paper_form=r"\delta(\varepsilon;\mu)=1+G_\mu^*(-e^{\varepsilon})=\Phi\Big(-\frac{\varepsilon}{\mu}+\frac{\mu}{2}\Big)"
                r"-e^{\varepsilon}\Phi\Big(-\frac{\varepsilon}{\mu}-\frac{\mu}{2}\Big)",
     notes="An equivalence: mu-GDP iff (eps, delta(eps; mu))-DP for every eps.",
+    claims=(Claim("exact_on", value="gaussian_mechanism", text="attained by the Gaussian mechanism"),)
 )
 
 EQ_3_2_EPS = Theorem(
@@ -81,6 +83,7 @@ EQ_3_2_EPS = Theorem(
     notion="eps_delta", kind="exact", setting=_ANY,
     bound=GDPEps(sym.mu, sym.delta),
     paper_form=r"\varepsilon(\delta;\mu):\ \delta(\varepsilon;\mu)=\delta,\ \ 0\ \text{if}\ \delta\ge2\Phi(\mu/2)-1",
+    claims=(Claim("exact_on", value="gaussian_mechanism", text="attained by the Gaussian mechanism"),)
 )
 
 THM_3 = Theorem(

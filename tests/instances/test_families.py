@@ -157,6 +157,8 @@ def test_bad_parameters_never_raise_anything_but_value_error(name, key, value):
         "subsampled_linear": dict(BASE, Delta=1.0, b=2, cells=64),
         "dpsgd_worst_step": dict(BASE, Delta=1.0, b=2),
         "gaussian_mechanism": dict(n=10, sigma=1.0, Delta=1.0),
+        "bok_cor52": dict(m=0.5, Delta=1.0),
+        "langevin_quadratic": dict(eta=0.1, T=5, m=0.5, M=2.0, Delta=1.0),
     }[name]
     kwargs = dict(valid, **{key: value})
     try:
@@ -204,3 +206,17 @@ def test_squared_loss_class_only_for_isotropic_quadratics():
     iso = FAMILIES["quadratic_chain"].build(n=3, eta=0.1, sigma=1.0, T=5, m=1.0, M=1.0, Delta=1.0)
     aniso = FAMILIES["quadratic_chain"].build(n=3, eta=0.1, sigma=1.0, T=5, m=0.5, M=1.0, Delta=1.0)
     assert "squared" in iso.loss_classes and "squared" not in aniso.loss_classes
+
+
+def test_exponential_mechanism_and_langevin_closed_forms():
+    """Cor 5.2 pair: mu = Delta/sqrt(m); LMC on quadratics: mean gap eta Delta sum c^k over the std
+    sqrt(2 eta sum c^2k), c = 1 - eta m (geometric sums written out here, step by step)."""
+    em = FAMILIES["bok_cor52"].build(m=0.25, Delta=1.5)
+    assert em.profile().mu == pytest.approx(1.5 / 0.5, rel=1e-14)
+    eta, T, m, Delta = 0.1, 30, 0.5, 1.5
+    c = 1 - eta * m
+    gap = sum(eta * Delta * c**k for k in range(T))
+    var = sum(2 * eta * c ** (2 * k) for k in range(T))
+    lmc = FAMILIES["langevin_quadratic"].build(eta=eta, T=T, m=m, M=1.0, Delta=Delta)
+    assert lmc.profile().mu == pytest.approx(gap / math.sqrt(var), rel=1e-12)
+    assert "sigma" not in lmc.params() and lmc.setting.algorithm == "langevin"

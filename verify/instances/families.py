@@ -565,6 +565,42 @@ def gaussian_mechanism(sigma=None, Delta=None, n=1, z=None, adjacency="replace",
                     compute=lambda: GaussianProfile(0.0, sigma**2, Delta / n, sigma**2))
 
 
+def bok_cor52(m, Delta, d=1, name=None) -> Instance:
+    """Exponential mechanism with quadratic potentials (Bok et al. 2024, Cor 5.2 / Remark 5.3).
+
+    ``pi ∝ exp(-m|x|^2/2)`` and ``pi' ∝ exp(-m|x|^2/2 - Delta <v, x>)``: ``N(0, I/m)`` vs ``N(-Delta v/m, I/m)``,
+    exactly ``mu = Delta/sqrt(m)``-GDP (the stationary laws of the Langevin diffusion).
+    """
+    where = "bok_cor52"
+    m = positive("m", m, where)
+    Delta = sensitivity(Delta, where)
+    d = integer("d", d, where)
+    constants = {"m": m, "M": m, "Delta": Delta, "d": float(d)}
+    setting = Setting(algorithm="exp_mech", batches="full", loss="quadratic", constraint="none",
+                      adjacency="replace", init="stationary", release="last")
+    return Instance(name=name or f"bok_cor52(m={m:.6g}, Delta={Delta:.6g})", family=where, setting=setting,
+                    loss_classes=frozenset({"quadratic", "squared", "convex", "strongly_convex", "smooth"}),
+                    constants=constants, run={"pair": f"N(0, 1/m) vs N(-Delta/m, 1/m)"},
+                    compute=lambda: GaussianProfile(0.0, 1.0 / m, -Delta / m, 1.0 / m))
+
+
+def langevin_quadratic(eta, T, m, M, Delta, name=None) -> Instance:
+    """Unadjusted Langevin (LMC) ``x <- x - eta grad f(x) + sqrt(2 eta) Z`` on quadratics (Bok et al. Prop 5.1).
+
+    It is the canonical chain with ``n = 1`` and ``sigma = sqrt(2/eta)`` (per-step noise ``sqrt(2 eta)``); the
+    potentials differ by the linear term ``Delta <v, x>`` along the eigenvector of ``m``.
+    """
+    where = "langevin_quadratic"
+    eta = positive("eta", eta, where)
+    inst = quadratic_chain(n=1, eta=eta, sigma=math.sqrt(2.0 / eta), T=T, m=m, M=M, Delta=Delta,
+                           name=name or f"langevin_quadratic(eta={eta:.6g}, T={T})", _family=where)
+    constants = {k: v for k, v in inst.constants.items() if k not in ("n", "b", "sigma", "q", "l", "E")}
+    setting = Setting(algorithm="langevin", batches="full", loss="quadratic", constraint="none",
+                      adjacency="replace", init="fixed", release="last")
+    return Instance(name=inst.name, family=where, setting=setting, loss_classes=inst.loss_classes,
+                    constants=constants, run=inst.run, compute=inst.compute, extras=inst.extras)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Registry
 # ---------------------------------------------------------------------------------------------------
@@ -598,6 +634,12 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
     _family("gaussian_mechanism", gaussian_mechanism,
             Setting(algorithm="gaussian_mechanism", batches="full", loss="any", constraint="none", init="fixed",
                     release="all"), "Dong et al. 2022, Thm 2 (the Gaussian mechanism is exactly mu-GDP)"),
+    _family("bok_cor52", bok_cor52,
+            Setting(algorithm="exp_mech", batches="full", loss="quadratic", constraint="none", init="stationary"),
+            "Bok et al. 2024, Corollary 5.2 / Remark 5.3"),
+    _family("langevin_quadratic", langevin_quadratic,
+            Setting(algorithm="langevin", batches="full", loss="quadratic", constraint="none", init="fixed"),
+            "Bok et al. 2024, Proposition 5.1"),
     _family("dpsgd_worst_step", dpsgd_worst_step,
             Setting(algorithm="dp_sgd", batches="poisson", loss="linear", constraint="none",
                     adjacency="add_remove", init="fixed", release="all"),
@@ -605,5 +647,5 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
 ]}
 
 __all__ = ["FAMILIES", "at22_thm41", "bok_c16", "bok_c17", "bok_thm42", "chourasia_thm3",
-           "composition_reference", "dpsgd_worst_step", "gaussian_mechanism", "interval_walk", "linear_chain",
+           "bok_cor52", "composition_reference", "dpsgd_worst_step", "gaussian_mechanism", "langevin_quadratic", "interval_walk", "linear_chain",
            "quadratic_chain", "subsampled_linear"]
