@@ -5,3 +5,12 @@ theorem record, ``verify.privacy`` the exact privacy calculus.
 """
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """Lazy ``verify.account(...)`` and ``verify.calibrate(...)`` (issue 7), without import-time cost."""
+    if name in ("account", "calibrate"):
+        from verify.account import account, calibrate
+
+        return {"account": account, "calibrate": calibrate}[name]
+    raise AttributeError(f"module 'verify' has no attribute {name!r}")

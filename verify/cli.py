@@ -166,17 +166,6 @@ def _run_eval(args) -> int:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _not_yet(name: str, issue: str) -> tuple[Callable, Callable]:
-    def add(p: argparse.ArgumentParser) -> None:
-        p.add_argument("rest", nargs=argparse.REMAINDER)
-
-    def run(args) -> int:
-        print(f"verify {name}: not yet available ({issue})", file=sys.stderr)
-        return 2
-
-    return add, run
-
-
 def _lazy(module: str, add: str, run: str) -> tuple[Callable, Callable]:
     """A subcommand implemented in ``module`` (imported only when used, to keep start-up fast)."""
     import importlib
@@ -201,14 +190,19 @@ COMMANDS: dict[str, tuple[str, Callable, Callable]] = {
     "run": ("run the verification suite", *_lazy("verify.check.command", "add_run_arguments", "run")),
     "check": ("check the theorems of a user file", *_lazy("verify.check.command", "add_check_arguments", "check")),
     "audit": ("empirical privacy audit by simulation", *_lazy("verify.simulate.command", "add_arguments", "run")),
-    "report": ("write a tightness report", *_not_yet("report", "report issue")),
-    "account": ("best valid bound for a training run", *_not_yet("account", "accounting issue")),
-    "calibrate": ("smallest noise meeting a privacy target", *_not_yet("calibrate", "accounting issue")),
+    "report": ("write a tightness report", *_lazy("verify.report.command", "add_arguments", "run")),
+    "account": ("best valid bound for a training run",
+                *_lazy("verify.account.command", "add_account_arguments", "run_account")),
+    "calibrate": ("smallest noise meeting a privacy target",
+                  *_lazy("verify.account.command", "add_calibrate_arguments", "run_calibrate")),
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="verify", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = _Parser(prog="verify",
+                     description="Check privacy theorems of noisy gradient methods against exact references.",
+                     epilog="Exit status: 0 success (nothing unexpected violated), 1 a violation was found, "
+                            "2 bad input (one line on stderr).")
     parser.add_argument("--version", action="version", version=f"verify {verify.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (help_text, add, _) in COMMANDS.items():
@@ -230,6 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("verify: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into a reader that closed early (`verify list | head`)
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

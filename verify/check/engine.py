@@ -27,7 +27,7 @@ class Profile:
 
 
 PROFILES = {
-    "quick": Profile("quick", examples=20, claim_points=40, approximation_points=8, audit_runs=20_000),
+    "quick": Profile("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000),
     "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000),
 }
 
@@ -96,7 +96,7 @@ def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Prof
     """Every obligation of DESIGN.md §5 on one theorem, and the verdict."""
     obligations: list[Obligation] = []
     if theorem.operators:  # numeric operators (PLD compositions, numerical integrals) are costly
-        prof = replace(prof, examples=max(4, prof.examples // 4), claim_points=max(4, prof.claim_points // 10))
+        prof = replace(prof, examples=max(3, prof.examples // 6), claim_points=max(4, prof.claim_points // 10))
     points = 24 if not theorem.operators else 3
 
     def add(result: Obligation | None) -> None:

@@ -1,0 +1,91 @@
+"""Benchmark: ``verify report`` wall time and report size.
+
+    python benchmarks/bench_report.py [--profile quick] [--only PATTERN] [--jobs N]
+
+Runs the command once (in a subprocess, like a user would) into a temporary directory and prints the wall
+time, its ratio to the 2-minute target of the quick profile, the CPU time of the run, and the size of each
+output.  Ratios are measured in this one run; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_SECONDS = 120.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", default="quick")
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--split", action="store_true",
+                        help="instead: time, in this process, the engine's check vs the report's own work per theorem")
+    args = parser.parse_args()
+    if args.split:
+        split(args)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report"
+        cmd = [sys.executable, "-m", "verify", "report", "--out", str(out), "--profile", args.profile,
+               "--seed", str(args.seed), "--jobs", str(args.jobs)]
+        if args.only:
+            cmd += ["--only", args.only]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if proc.returncode not in (0, 1):
+            print(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed", file=sys.stderr)
+            raise SystemExit(proc.returncode)
+        sizes = {name: (out / name).stat().st_size for name in ("report.md", "report.html", "report.json")}
+        figures = sorted((out / "figures").glob("*.svg"))
+        fig_bytes = sum(f.stat().st_size for f in figures)
+        load = os.getloadavg()[0]
+    print(f"verify report --profile {args.profile} --jobs {args.jobs}" + (f" --only {args.only}" if args.only else ""))
+    print(f"  wall time          {wall:8.1f} s   (target {TARGET_SECONDS:.0f} s: ratio {wall / TARGET_SECONDS:.2f})")
+    print(f"  CPU time (children){cpu:8.1f} s   (CPU / wall {cpu / wall:.2f}; 1-min load average {load:.1f})")
+    for name, size in sizes.items():
+        print(f"  {name:<18} {size / 1024:8.1f} KiB")
+    print(f"  figures/*.svg      {fig_bytes / 1024:8.1f} KiB in {len(figures)} files")
+    print(f"  html / json size ratio {sizes['report.html'] / sizes['report.json']:.2f}")
+
+
+def split(args) -> None:
+    """Per theorem: seconds in the cross-check engine vs seconds drawing the section (one process)."""
+    import theorems
+    from verify.check.command import select
+    from verify.check.engine import check_theorem, profile
+    from verify.report import build
+
+    prof = profile(args.profile)
+    rows = []
+    for t in select(theorems.all(), args.only):
+        start = time.perf_counter()
+        verdict = check_theorem(t, theorems.get, prof, args.seed)
+        mid = time.perf_counter()
+        build.theorem_section(t, verdict.to_json(), theorems.get, build.Options(prof.name, args.seed), build.Figures())
+        rows.append((t.id, mid - start, time.perf_counter() - mid))
+    start = time.perf_counter()
+    build.reproduction(build.Options(prof.name, args.seed), build.Figures())
+    repro = time.perf_counter() - start
+    check, section = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    total = check + section + repro
+    print(f"{len(rows)} theorems, one process: engine {check:.1f} s, sections {section:.1f} s, "
+          f"reproduction {repro:.1f} s (report's own share {(section + repro) / total:.2f})")
+    for tid, c, s in sorted(rows, key=lambda r: -(r[1] + r[2]))[:10]:
+        print(f"  {tid:<45} engine {c:6.1f} s   section {s:5.1f} s")
+
+
+if __name__ == "__main__":
+    main()

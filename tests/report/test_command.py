@@ -1,0 +1,223 @@
+"""``verify report``: outputs, HTML structure, links, determinism, bad input, and a real browser look."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import theorems
+from verify.check.command import select
+from verify.cli import main
+
+RICH = "bok2024/tables10-12"  # a theorem, its "as printed" variant (an erratum), and the Bok et al. tables
+CHEAP = "baselines/gaussian-mechanism/gdp"
+
+
+def _report(out: Path, only: str, seed: int = 0) -> Path:
+    assert main(["report", "--out", str(out), "--only", only, "--jobs", "1", "--seed", str(seed)]) in (0, 1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def rich(tmp_path_factory) -> Path:
+    return _report(tmp_path_factory.mktemp("rich") / "out", RICH)
+
+
+class _Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sections: set[str] = set()
+        self.figures: list[dict] = []
+        self.svg_in_figure = 0
+        self.urls: list[str] = []
+        self.anchors: set[str] = set()
+        self.links: list[str] = []
+        self._figure_depth = 0
+        self.tags: set[str] = set()
+        self.duplicates: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.add(tag)
+        if "id" in a:
+            if a["id"] in self.anchors:
+                self.duplicates.append(a["id"])
+            self.anchors.add(a["id"])
+        if tag == "section" and "data-theorem" in a:
+            self.sections.add(a["data-theorem"])
+        if tag == "figure":
+            self.figures.append(a)
+            self._figure_depth += 1
+        if tag == "svg" and self._figure_depth:
+            self.svg_in_figure += 1
+        for name in ("href", "src", "xlink:href", "action", "data"):
+            if name in a and a[name]:
+                self.urls.append(a[name])
+        if tag == "a" and a.get("href", "").startswith("#"):
+            self.links.append(a["href"][1:])
+        if "style" in a and "url(" in a["style"]:
+            self.urls.append(a["style"])
+
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self._figure_depth -= 1
+
+
+def _parse(path: Path) -> _Page:
+    page = _Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    return page
+
+
+def test_html_has_every_selected_theorem_every_figure_inline_and_no_external_url(rich):
+    page = _parse(rich / "report.html")
+    expected = {t.id for t in select(theorems.all(), RICH)}
+    assert expected == {RICH, RICH + "/as-printed"}
+    assert page.sections == expected
+    files = sorted(p.name for p in (rich / "figures").glob("*.svg"))
+    assert files, "no figure written"
+    assert sorted(Path(f["data-figure"]).name for f in page.figures) == files
+    assert page.svg_in_figure == len(page.figures)  # each figure is an inline <svg>, not a link
+    assert "img" not in page.tags and "script" not in page.tags and "link" not in page.tags
+    external = [u for u in page.urls if not u.startswith("#")]
+    assert external == []
+    text = (rich / "report.html").read_text(encoding="utf-8")
+    assert not re.search(r"url\(\s*['\"]?https?:", text)
+    assert set(page.links) <= page.anchors  # in-page links resolve
+    assert page.duplicates == []  # inline SVGs do not share ids
+
+
+def test_markdown_links_only_to_files_that_exist(rich):
+    text = (rich / "report.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)]+)\)", text)
+    files = [t for t in targets if not t.startswith("#")]
+    assert any(t.startswith("figures/") for t in files)
+    for t in files:
+        assert not re.match(r"\w+://", t), t
+        assert (rich / t).is_file(), t
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', text))
+    for t in targets:
+        if t.startswith("#"):
+            assert t[1:] in anchors, t
+
+
+def test_report_content_errata_and_reproduction(rich):
+    report = json.loads((rich / "report.json").read_text())
+    errata = {e["theorem"]: e for e in report["errata"]}
+    kinds = {ev["kind"] for ev in errata[RICH]["evidence"]}
+    # the as-printed E* fails the scaling check and the printed E* column does not come out
+    assert "failed scaling check" in kinds and "table mismatch" in kinds
+    tables = {t["id"]: t for t in report["reproduction"]["tables"]}
+    assert {"bok2024/table7", "bok2024/table10"} <= set(tables)
+    assert tables["bok2024/table7"]["counts"] == {"match": 18}
+    md = (rich / "report.md").read_text(encoding="utf-8")
+    assert "**31 ≠ 41**" in md  # Table 10's first E*, highlighted
+    assert 'class="mismatch"' in (rich / "report.html").read_text(encoding="utf-8")
+
+
+def test_same_seed_gives_byte_identical_json(tmp_path):
+    one = _report(tmp_path / "one", CHEAP, seed=5)
+    two = _report(tmp_path / "two", CHEAP, seed=5)
+    assert (one / "report.json").read_bytes() == (two / "report.json").read_bytes()
+    for svg in (one / "figures").glob("*.svg"):
+        assert svg.read_bytes() == (two / "figures" / svg.name).read_bytes()
+
+
+def test_rerun_replaces_the_previous_report(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "stale.txt").write_text("old")
+    _report(out, CHEAP)
+    assert not (out / "stale.txt").exists() and (out / "report.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary directory left
+
+
+def _bad(argv, capsys) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    return err
+
+
+def test_out_is_a_file(tmp_path, capsys):
+    file = tmp_path / "report"
+    file.write_text("keep me")
+    err = _bad(["report", "--out", str(file), "--only", CHEAP], capsys)
+    assert "not a directory" in err
+    assert file.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_out_not_writable(tmp_path, capsys):
+    if os.geteuid() == 0:
+        target = Path("/proc/verify-report-test")  # not writable even for root
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o500)
+        target = locked / "out"
+    err = _bad(["report", "--out", str(target), "--only", CHEAP], capsys)
+    assert "--out" in err
+    assert not target.exists()
+
+
+def test_bad_arguments(tmp_path, capsys):
+    assert "does not exist" in _bad(["report", "--out", str(tmp_path / "no" / "such"), "--only", CHEAP], capsys)
+    assert "no theorem id matches" in _bad(["report", "--out", str(tmp_path / "o"), "--only", "zzz-none"], capsys)
+    assert "--seed" in _bad(["report", "--out", str(tmp_path / "o"), "--seed", "-1"], capsys)
+    assert not (tmp_path / "o").exists()
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def test_headless_chromium_screenshot_is_not_blank(rich, tmp_path):
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    shot = tmp_path / "shot.png"
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+           "--host-resolver-rules=MAP * ~NOTFOUND",  # no network: the page must render offline
+           "--hide-scrollbars", "--window-size=1200,1600", f"--screenshot={shot}",
+           (rich / "report.html").resolve().as_uri()]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    assert shot.is_file(), proc.stderr[-2000:]
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    image = np.asarray(mpimg.imread(shot))[..., :3]
+    assert image.shape[0] >= 1000 and image.shape[1] >= 1000
+    ink = np.mean(image.min(axis=-1) < 0.85)  # share of pixels that are not (near) white
+    assert ink > 0.02, f"screenshot looks blank ({ink:.4f} of pixels drawn)"
+    assert image.std() > 0.05
+
+
+def test_a_failing_piece_becomes_a_gap_not_a_crash(monkeypatch):
+    from verify.report import build, command
+
+    original = build.theorem_section
+
+    def broken(*args, curves=True, **kwargs):
+        if curves:
+            raise RuntimeError("figure backend exploded")
+        return original(*args, curves=curves, **kwargs)
+
+    monkeypatch.setattr(build, "theorem_section", broken)
+    verdict, section, svgs, captions, formulas = command.theorem_job(CHEAP, "quick", 0)
+    assert section["id"] == CHEAP and svgs == {}
+    assert any("figure backend exploded" in g for g in section["gaps"])
+    assert verdict.id == CHEAP

@@ -1,0 +1,40 @@
+"""Deterministic SVG figures."""
+
+from __future__ import annotations
+
+import re
+
+from verify.report import figures
+from verify.report.render import formula_svg
+
+
+def _plot():
+    return figures.line_plot("t", "T", "eps", [1, 2, 4], [{"label": "a", "y": [0.1, 0.2, None]},
+                                                          {"label": "b", "y": [0.3, 0.1, 0.2]}],
+                             [{"label": "p", "x": 2, "y": 0.15}])
+
+
+def test_same_data_gives_identical_svg_without_date():
+    one, two = _plot(), _plot()
+    assert one == two
+    assert one.startswith("<svg")
+    assert "<dc:date>" not in one
+    # only XML namespace names (never fetched) may look like addresses
+    without_namespaces = re.sub(r'xmlns(:\w+)?="[^"]*"', "", one)
+    assert "http" not in without_namespaces
+
+
+def test_nothing_to_draw_gives_none():
+    assert figures.line_plot("t", "x", "y", [1, 2], [{"label": "a", "y": [None, None]}]) is None
+    assert figures.error_map("t", [{"parameters": {}, "error": "no reference"}]) is None
+
+
+def test_error_map_marks_understatement():
+    svg = figures.error_map("t", [{"eps_exact": 1.0, "relative_error": -0.1},
+                                  {"eps_exact": 2.0, "relative_error": 0.05}])
+    assert svg is not None and "under-states privacy loss" in svg
+
+
+def test_formula_falls_back_when_mathtext_cannot_render():
+    assert formula_svg(r"\frac{a}{b}").startswith("<svg")
+    assert formula_svg(r"\begin{cases} a \\ b \end{cases}") is None

@@ -1,0 +1,39 @@
+"""The best valid bound for a training run, and the noise a privacy target needs (project issue 7).
+
+    >>> import verify
+    >>> verify.account(n=60000, b=1500, batches="cyclic", epochs=50, eta=0.05, sigma=0.01,
+    ...                Delta=10, m=0.002, M=32.002).best.id          # doctest: +SKIP
+    'bok2024/thm4.5'
+    >>> verify.calibrate(n=..., eps=4.0, delta=1e-5).sigma           # doctest: +SKIP
+
+* :mod:`verify.account.run`: the run description (canonical units, flags or TOML) and its validation.
+* :mod:`verify.account.applicability`: which theorems apply to a run, and why the others do not.
+* :mod:`verify.account.verdicts`: which verdicts may be used (only ``verified`` ones are chosen).
+* :mod:`verify.account.accountant`: conversion to the notions asked for, and the best valid bound.
+* :mod:`verify.account.calibration`: the smallest sigma meeting a target, never overshooting.
+* :mod:`verify.account.command`: ``verify account`` and ``verify calibrate``.
+"""
+
+import sys
+import types
+
+from verify.account.accountant import Accounting, BoundRow, account
+from verify.account.applicability import Applicability, applicability
+from verify.account.calibration import Calibration, CalibrationError, Target, calibrate, smallest_sigma
+from verify.account.run import Run, RunError
+from verify.account.verdicts import VerdictSource, baseline_path, verdict_source
+
+__all__ = ["Accounting", "Applicability", "BoundRow", "Calibration", "CalibrationError", "Run", "RunError",
+           "Target", "VerdictSource", "account", "applicability", "baseline_path", "calibrate",
+           "smallest_sigma", "verdict_source"]
+
+
+class _CallablePackage(types.ModuleType):
+    """Importing ``verify.account`` binds the package to the name ``verify.account``; calling it runs
+    :func:`account`, so ``verify.account(...)`` works whether or not the package was imported first."""
+
+    def __call__(self, *args, **kwargs) -> Accounting:
+        return account(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

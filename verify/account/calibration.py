@@ -1,0 +1,413 @@
+"""The smallest noise meeting a privacy target under the best valid bound (issue 7, ``verify calibrate``).
+
+For every applicable theorem the verifier has verified, the noise ``sigma`` is found by a bracketing
+root-finder on ``log sigma`` (:func:`smallest_sigma`) that only ever moves its upper end to a sigma whose
+bound meets the target: the returned sigma never overshoots.  It stops when the bound there is within
+``rtol`` of the target, ``target*(1 - rtol) <= value(sigma) <= target``, so re-accounting the run at the
+returned sigma gives a guarantee that meets the target and is within the stated tolerance of it.  The
+answer is the smallest sigma over the verified theorems; the composition baseline's sigma is reported too.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping
+
+from verify.account.accountant import (
+    USED,
+    as_run,
+    classify,
+    eligible,
+    guarantee_eps,
+    guarantee_mu,
+    is_composition,
+    _delta,
+    _finite,
+    _records,
+)
+from verify.account.applicability import Applicability, applicability
+from verify.account.run import Run, RunError
+from verify.account.verdicts import POLICY, verdict_source
+from verify.theorem import Theorem
+
+#: default relative tolerance on the target: target*(1 - RTOL) <= value(sigma) <= target
+RTOL = 1e-4
+#: the search range of sigma, relative to the natural scale Delta/b (per-step mu = 1)
+SIGMA_RANGE = (1e-8, 1e8)
+
+
+class CalibrationError(ValueError):
+    """No sigma meets the target (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A privacy target: ``(eps, delta)``-DP or ``mu``-GDP."""
+
+    eps: float | None = None
+    delta: float | None = None
+    mu: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.mu is not None:
+            if self.eps is not None or self.delta is not None:
+                raise ValueError("target: give either (eps, delta) or mu, not both")
+            if not (math.isfinite(self.mu) and self.mu > 0):
+                raise ValueError(f"target: mu must be a finite number > 0, got {self.mu!r}")
+            return
+        if self.eps is None or self.delta is None:
+            raise ValueError("target: give eps and delta, or mu")
+        if not (math.isfinite(self.eps) and self.eps > 0):
+            raise ValueError(f"target: eps must be a finite number > 0, got {self.eps!r}")
+        _delta(self.delta)
+
+    @property
+    def value(self) -> float:
+        return self.mu if self.mu is not None else self.eps
+
+    @property
+    def notion(self) -> str:
+        return "mu" if self.mu is not None else f"eps at delta={self.delta:g}"
+
+    def measure(self, theorem: Theorem, params: Mapping[str, float]) -> float:
+        """The theorem's guarantee at ``params`` in the target's notion (``inf`` when it has no such reading)."""
+        if self.mu is not None:
+            mu = guarantee_mu(theorem, params)
+            return math.inf if mu is None else mu
+        return guarantee_eps(theorem, params, self.delta)
+
+    def to_json(self) -> dict:
+        return {"eps": self.eps, "delta": self.delta, "mu": self.mu}
+
+
+@dataclass
+class Root:
+    """The result of :func:`smallest_sigma`."""
+
+    sigma: float | None  # None: the target is out of reach in the search range
+    value: float | None  # the bound at sigma (<= target)
+    evaluations: int
+    within_tolerance: bool
+    note: str = ""
+
+
+def smallest_sigma(value: Callable[[float], float], target: float, scale: float = 1.0, *, rtol: float = RTOL,
+                   sigma_range: tuple[float, float] = SIGMA_RANGE, start: float | None = None,
+                   accept: Callable[[float], bool] | None = None) -> Root:
+    """Smallest sigma (up to ``rtol``) with ``value(sigma) <= target``, for a non-increasing ``value``.
+
+    Bracketing on ``log sigma`` from ``start`` (default ``scale``) by growing factors, then log-log secant
+    steps safeguarded by bisection.  Invariant: ``value(hi) <= target < value(lo)``; the answer is
+    always ``hi``, a point where the target is met (never overshoots).  Stops once
+    ``value(hi) >= target*(1 - rtol)``, or when the bracket is narrower than 1e-12 relatively (a jump in
+    ``value``; then ``within_tolerance`` is False).  ``value`` may return ``inf`` where it has no valid
+    reading (counted as not meeting the target).  The search range is ``scale * sigma_range``.
+    ``accept(sigma)``, when given, replaces the stopping test ``value(sigma) >= target*(1 - rtol)`` (it is
+    only asked at points that meet the target).
+    """
+    if not (0 < rtol < 1):
+        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
+    if not (math.isfinite(target) and target > 0):
+        raise ValueError(f"target must be a finite number > 0, got {target!r}")
+    lo_limit, hi_limit = scale * sigma_range[0], scale * sigma_range[1]
+    calls = 0
+
+    def f(s: float) -> float:
+        nonlocal calls
+        calls += 1
+        v = value(s)
+        return v if (v == v) else math.inf  # NaN never meets a target
+
+    window = target * (1 - rtol)
+
+    def close(s: float, fs: float) -> bool:  # asked only where the target is met
+        return accept(s) if accept is not None else fs >= window
+
+    s = scale if start is None else start
+    fs = f(s)
+    if fs <= target and close(s, fs):
+        return Root(s, fs, calls, True)
+    # bracketing steps grow 1.25, 1.56, 2.44, 4, 4, ...: the start is often close (another bound's answer)
+    factor = 1.25
+    if fs <= target:
+        hi, f_hi = s, fs
+        lo = s / factor
+        f_lo = f(lo)
+        while f_lo <= target:
+            hi, f_hi = lo, f_lo
+            if close(hi, f_hi):
+                return Root(hi, f_hi, calls, True)
+            if lo < lo_limit:
+                return Root(hi, f_hi, calls, False, f"the target is met down to sigma={hi:.3g} (search floor)")
+            factor = min(factor * factor, 4.0)
+            lo /= factor
+            f_lo = f(lo)
+    else:
+        lo, f_lo = s, fs
+        hi = s * factor
+        f_hi = f(hi)
+        while f_hi > target:
+            lo, f_lo = hi, f_hi
+            if hi > hi_limit:
+                return Root(None, None, calls, False, f"the target is not met at any sigma up to {hi:.3g}")
+            factor = min(factor * factor, 4.0)
+            hi *= factor
+            f_hi = f(hi)
+    last_moved = ""
+    while not close(hi, f_hi):
+        if hi / lo - 1 < 1e-12:
+            return Root(hi, f_hi, calls, False, "the bound jumps across the target at this sigma")
+        # secant steps aim inside the acceptance window; after two moves of the same end, bisect
+        # (the Illinois safeguard against a secant that keeps landing on one side)
+        mid = _next_point(lo, f_lo, hi, f_hi, target * (1 - rtol / 2), bisect=last_moved == "repeat")
+        f_mid = f(mid)
+        moved = "hi" if f_mid <= target else "lo"
+        last_moved = "repeat" if last_moved.startswith(moved) else moved
+        if moved == "hi":
+            hi, f_hi = mid, f_mid
+        else:
+            lo, f_lo = mid, f_mid
+    return Root(hi, f_hi, calls, True)
+
+
+def _next_point(lo: float, f_lo: float, hi: float, f_hi: float, aim: float, bisect: bool = False) -> float:
+    """The geometric midpoint, or a log-log secant step towards ``aim`` (inside the acceptance window) kept
+    at least 1% of the bracket away from its ends (bounds behave like powers of sigma)."""
+    a, b = math.log(lo), math.log(hi)
+    guess = 0.5 * (a + b)
+    if not bisect and math.isfinite(f_lo) and f_lo > 0 and f_hi > 0:
+        ya, yb = math.log(f_lo), math.log(f_hi)
+        if ya > yb:
+            guess = a + (ya - math.log(aim)) * (b - a) / (ya - yb)
+            guess = min(max(guess, a + 0.01 * (b - a)), b - 0.01 * (b - a))
+    return math.exp(guess)
+
+
+@dataclass
+class SigmaRow:
+    """The sigma one applicable theorem needs for the target."""
+
+    id: str
+    title: str
+    verdict: str
+    status: str
+    composition: bool
+    sigma: float | None = None
+    value: float | None = None
+    evaluations: int = 0
+    within_tolerance: bool = False
+    note: str = ""
+    solved: bool = False
+    #: when not solved: a sigma at which it was shown to miss the target (it needs more noise)
+    needs_more_than: float | None = None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "title": self.title, "verdict": self.verdict, "status": self.status,
+                "composition": self.composition, "sigma": _finite(self.sigma), "value": _finite(self.value),
+                "evaluations": self.evaluations, "within_tolerance": self.within_tolerance,
+                "needs_more_than": self.needs_more_than, "note": self.note}
+
+
+@dataclass
+class Calibration:
+    """What ``verify calibrate`` reports (``to_json`` is the ``--json`` payload)."""
+
+    run: Run
+    target: Target
+    rtol: float
+    verdicts: str
+    include_unverified: bool
+    rows: list[SigmaRow]
+    not_applicable: list[Applicability]
+    best: SigmaRow
+    composition: SigmaRow | None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def sigma(self) -> float:
+        """The smallest sigma meeting the target under the best valid bound."""
+        return self.best.sigma
+
+    @property
+    def z(self) -> float | None:
+        """The DP-SGD noise multiplier for that sigma (``sigma*b/Cclip``), when a clipping norm is known."""
+        return None if self.run.Cclip is None else self.sigma * self.run.b / self.run.Cclip
+
+    @property
+    def calibrated_run(self) -> Run:
+        return self.run.with_sigma(self.sigma)
+
+    def to_json(self) -> dict:
+        return {
+            "run": self.run.to_json(), "target": self.target.to_json(), "rtol": self.rtol,
+            "tolerance": f"{self.target.notion} in [target*(1-{self.rtol:g}), target]",
+            "verdict_source": self.verdicts, "include_unverified": self.include_unverified,
+            "verdict_policy": POLICY,
+            "sigma": self.sigma, "z": self.z, "best": self.best.to_json(),
+            "composition": None if self.composition is None else self.composition.to_json(),
+            "sigma_ratio": (None if self.composition is None or self.composition.sigma is None
+                            else self.composition.sigma / self.sigma),
+            "theorems": [r.to_json() for r in self.rows],
+            "not_applicable": [{"id": a.theorem.id, "reason": a.reason} for a in self.not_applicable],
+            "notes": self.notes,
+        }
+
+
+def calibrate(run: Run | Mapping[str, object] | str | None = None, *, eps: float | None = None,
+              delta: float | None = None, mu: float | None = None, rtol: float = RTOL,
+              theorems: Iterable[Theorem] | None = None, verdicts: Mapping[str, str] | str | None = None,
+              include_unverified: bool = False, **fields) -> Calibration:
+    """Smallest sigma whose best valid bound meets the target ``(eps, delta)`` or ``mu``.
+
+    ``run`` describes the run without its noise (as for :func:`verify.account.account`).  Raises
+    :class:`CalibrationError` when no verified applicable theorem reaches the target at any sigma in
+    ``SIGMA_RANGE`` times ``Delta/b``, and :class:`RunError` for a bad description (both ``ValueError``).
+    """
+    target = Target(eps=_opt(eps, "eps"), delta=_opt(delta, "delta"), mu=_opt(mu, "mu"))
+    if not (isinstance(rtol, (int, float)) and 0 < rtol < 1):
+        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
+    base = as_run(run, fields, require_sigma=False)
+    if base.sigma is not None:
+        raise RunError("calibrate solves for sigma: drop sigma (or z) from the run description")
+    scale = base.Delta / base.b if base.Delta is not None else 1.0
+    probe = base.with_sigma(scale)
+    records = _records(theorems)
+    applicable, not_applicable = classify(probe, records)
+    source = verdict_source([a.theorem for a in applicable], verdicts)
+
+    rows, solvable = [], []
+    for a in applicable:
+        t = a.theorem
+        verdict = source.of(t.id)
+        row = SigmaRow(t.id, t.title, verdict, eligible(t, verdict, include_unverified), is_composition(t))
+        rows.append(row)
+        if row.status != USED:
+            continue
+        if not ({"sigma", "z"} & set(t.parameters)):
+            row.note = "does not depend on sigma"
+            continue
+        if target.mu is not None and t.notion != "gdp":
+            row.note = f"no mu reading ({t.notion} guarantee)"
+            continue
+        solvable.append((row, _Measure(t, base, target)))
+
+    best = _solve_smallest(solvable, target, scale, rtol)
+    if best is None:
+        used = [r for r in rows if r.status == USED]
+        why = ("no verified theorem applies to this run" if not used else
+               f"no sigma up to {scale * SIGMA_RANGE[1]:.3g} meets {target.notion} <= {target.value:g} "
+               f"under any of the {len(used)} verified applicable theorem(s)")
+        raise CalibrationError(f"target unreachable: {why}")
+    best.status = "best"
+    composition = _solve_smallest([(r, f) for r, f in solvable if r.composition], target, scale, rtol)
+    notes = [] if best.within_tolerance else [f"{best.id}: {best.note}"]
+    return Calibration(base, target, rtol, source.origin, include_unverified, rows, not_applicable, best,
+                       composition, notes)
+
+
+def _solve_smallest(group: list[tuple[SigmaRow, "_Measure"]], target: Target, scale: float,
+                    rtol: float) -> SigmaRow | None:
+    """The row of ``group`` needing the least sigma, solving as few theorems as possible.
+
+    Cheap theorems are solved first (closed forms, most private at ``sigma = scale`` first; then bounds
+    through numeric operators; f-DP curves last).  Once some theorem meets the target at ``s*``, a theorem
+    that misses the target at ``s*`` needs more noise than ``s*`` (bounds are non-increasing in sigma) and
+    costs one evaluation; one that meets it is solved downwards from ``s*``.
+    """
+    best: SigmaRow | None = None
+    for row, measure in sorted(group, key=lambda g: (*g[1].order(scale), g[0].id)):
+        if not row.solved:
+            if best is not None and not measure.meets(best.sigma):
+                row.note = f"needs more noise than sigma={best.sigma:.6g} (not solved further)"
+                row.needs_more_than = best.sigma
+                row.evaluations = measure.calls
+                continue
+            root = measure.solve(scale, rtol, None if best is None else best.sigma)
+            row.sigma, row.value, row.within_tolerance, row.note = (root.sigma, root.value, root.within_tolerance,
+                                                                   root.note)
+            row.evaluations, row.solved = measure.calls, True
+        if row.sigma is not None and (best is None or (row.sigma, row.id) < (best.sigma, best.id)):
+            best = row
+    return best
+
+
+class _Measure:
+    """sigma -> the theorem's guarantee for the run at that sigma (``inf`` where it does not apply),
+    memoised: the ranking, the pruning and the root-finder often ask for the same sigma.
+
+    For an f-DP theorem and an (eps, delta) target, meeting the target is ``delta(eps_target) <= delta``:
+    one evaluation of the tradeoff curve instead of the ~50 that inverting it for eps takes.  The root is
+    first found on that scale, then confirmed (and if needed refined) on the eps scale, so the tolerance
+    stated for eps holds.
+    """
+
+    def __init__(self, theorem: Theorem, base: Run, target: Target) -> None:
+        self.theorem, self.base, self.target = theorem, base, target
+        self.cache: dict[float, float] = {}
+        self.delta_cache: dict[tuple[float, float], float] = {}
+        self.by_delta = theorem.notion == "fdp" and target.mu is None
+
+    @property
+    def calls(self) -> int:
+        return len(self.cache) + len(self.delta_cache)
+
+    def _params(self, sigma: float) -> dict[str, float] | None:
+        a = applicability(self.theorem, self.base.with_sigma(sigma))
+        return a.params if a.applies else None
+
+    def __call__(self, sigma: float) -> float:
+        if sigma not in self.cache:
+            params = self._params(sigma)
+            self.cache[sigma] = math.inf if params is None else self.target.measure(self.theorem, params)
+        return self.cache[sigma]
+
+    def delta_at(self, sigma: float, eps: float | None = None) -> float:
+        """delta(eps) of the theorem's tradeoff curve at this sigma (default eps: the target's; 1 where the
+        theorem does not apply)."""
+        eps = self.target.eps if eps is None else eps
+        key = (sigma, eps)
+        if key not in self.delta_cache:
+            params = self._params(sigma)
+            self.delta_cache[key] = 1.0 if params is None else float(self.theorem.evaluate(**params, eps=eps))
+        return self.delta_cache[key]
+
+    def meets(self, sigma: float) -> bool:
+        if self.by_delta:
+            return self.delta_at(sigma) <= self.target.delta
+        return self(sigma) <= self.target.value
+
+    def order(self, scale: float) -> tuple[int, float]:
+        """Search order: (cost class, value at ``scale`` for closed forms, where evaluating is free)."""
+        t = self.theorem
+        if t.closed_form:
+            return 0, self(scale)
+        return (2 if t.notion == "fdp" else 1), 0.0
+
+    def solve(self, scale: float, rtol: float, start: float | None) -> Root:
+        target = self.target
+        if self.by_delta:
+            # eps(delta) lies in [eps(1 - rtol), eps]  iff  delta(eps) <= delta <= delta(eps (1 - rtol))
+            lower_eps = target.eps * (1 - rtol)
+            root = smallest_sigma(self.delta_at, target.delta, scale, rtol=rtol, start=start,
+                                  accept=lambda s: self.delta_at(s, lower_eps) >= target.delta)
+            if root.sigma is None:
+                return root
+            value = self(root.sigma)
+            if value <= target.value:
+                return Root(root.sigma, value, self.calls, root.within_tolerance and value >= lower_eps, root.note)
+            start = root.sigma  # the eps inversion's rounding: refine on the eps scale
+        return smallest_sigma(self, target.value, scale, rtol=rtol, start=start)
+
+
+def _opt(x: float | None, name: str) -> float | None:
+    if x is None:
+        return None
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"target: {name} must be a number, got {x!r}") from None
+
+
+__all__ = ["Calibration", "CalibrationError", "RTOL", "Root", "SIGMA_RANGE", "SigmaRow", "Target", "calibrate",
+           "smallest_sigma"]

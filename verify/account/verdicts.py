@@ -1,0 +1,90 @@
+"""Which theorems the verifier has verified: the policy that decides what an accountant may use.
+
+Verdicts come from ``reports/baseline.json`` (the committed regression baseline written by
+``verify run --json``; format of ``verify.check.command.run_payload``).  When that file is missing, the
+engine's quick check is run on the candidate theorems instead, and the output says so.
+
+Policy (DESIGN.md §5 verdicts):
+
+* ``verified``: used; the smallest such bound is the answer.
+* ``approximate``: shown separately, never chosen (it may under-state the privacy loss).
+* ``violated``: never used (a counterexample exists).
+* ``inconclusive`` or no verdict at all: listed as "unverified, not used"; the caller may opt in with
+  ``include_unverified=True``, and the output then marks every such bound.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from verify.theorem import Theorem
+
+VERDICTS = ("verified", "violated", "approximate", "inconclusive")
+
+#: the policy in one line (part of every --json payload)
+POLICY = ("verified: used, the smallest is the answer; approximate: shown separately, never chosen; "
+          "violated: never used; inconclusive or unchecked: listed as unverified, not used "
+          "(used, and marked, only with include_unverified)")
+
+
+def baseline_path() -> Path:
+    """``reports/baseline.json`` of the repository this package lives in."""
+    import verify
+
+    return Path(verify.__file__).resolve().parents[1] / "reports" / "baseline.json"
+
+
+@dataclass(frozen=True)
+class VerdictSource:
+    """Verdicts by theorem id and where they come from (shown in every output)."""
+
+    verdicts: Mapping[str, str]
+    origin: str
+
+    def of(self, theorem_id: str) -> str:
+        return self.verdicts.get(theorem_id, "unchecked")
+
+
+def read_baseline(path: Path) -> VerdictSource:
+    """Verdicts from a ``verify run --json`` payload; ``ValueError`` naming the file when it is malformed."""
+    try:
+        payload = json.loads(path.read_text())
+        rows = payload["theorems"]
+        verdicts = {str(r["id"]): str(r["verdict"]) for r in rows}
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a verify run --json payload ({type(exc).__name__}: {exc})") from None
+    bad = sorted({v for v in verdicts.values() if v not in VERDICTS})
+    if bad:
+        raise ValueError(f"{path}: unknown verdict {bad[0]!r}")
+    return VerdictSource(verdicts, f"verdicts from {path}")
+
+
+def verdict_source(candidates: Iterable[Theorem], verdicts: Mapping[str, str] | str | Path | None = None,
+                   seed: int = 0) -> VerdictSource:
+    """The verdicts to use: an explicit mapping, a baseline file, ``reports/baseline.json``, or a quick check.
+
+    The quick check (``verify.check.engine.check_theorem``, profile ``quick``) runs only on ``candidates``
+    (the theorems that apply to the run), and only when no baseline file exists.
+    """
+    if isinstance(verdicts, Mapping):
+        bad = sorted({v for v in verdicts.values() if v not in VERDICTS})
+        if bad:
+            raise ValueError(f"verdicts: unknown verdict {bad[0]!r} (one of {', '.join(VERDICTS)})")
+        return VerdictSource(dict(verdicts), "verdicts given by the caller")
+    path = Path(verdicts) if verdicts is not None else baseline_path()
+    if path.is_file():
+        return read_baseline(path)
+    if verdicts is not None:
+        raise ValueError(f"{path}: no such verdict file")
+    import theorems
+    from verify.check.engine import check_theorem, profile
+
+    prof = profile("quick")
+    found = {t.id: check_theorem(t, theorems.get, prof, seed).verdict for t in candidates}
+    return VerdictSource(found, f"{path} missing: verdicts from a quick check (seed {seed}) of the "
+                                f"{len(found)} applicable theorems")

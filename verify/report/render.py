@@ -1,0 +1,430 @@
+"""Markdown and HTML renderings of a report dict (``verify.report.build``).
+
+``report.md`` renders on a code-hosting site (GitHub math ``$$...$$``, figures as relative links into
+``figures/``); ``report.html`` is one self-contained file: inline CSS, figures and formulas as inline SVG,
+no script and no external URL.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from typing import Mapping
+
+VERDICT_MARK = {"verified": "✅", "violated": "❌", "approximate": "≈", "inconclusive": "❔", "missing": "—"}
+
+
+def fmt(value, digits: int = 4) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-3):
+            return f"{value:.{digits}g}"
+        return f"{value:.{digits}g}" if abs(value) >= 10 ** digits else f"{round(value, digits):g}"
+    return str(value)
+
+
+def cell_text(cell: Mapping, digits: int) -> tuple[str, str]:
+    """A reproduced cell as (text, status)."""
+    status = cell["status"]
+    raw = cell.get("printed")
+    # printed numbers as the paper prints them (trailing zeros kept: "5.60")
+    printed = f"{raw:.{digits}f}" if isinstance(raw, float) and digits > 0 else fmt(raw)
+    if status in ("printed-only", "not-applicable"):
+        return printed, status
+    if status == "gap":
+        return f"{printed} (gap)", status
+    computed = fmt(cell["computed"], max(digits + 2, 3))
+    if status == "computed":
+        return computed, status
+    if status == "match":
+        return f"{printed} ✓ ({computed})", status
+    return f"{printed} ≠ {computed}", status
+
+
+# ---------------------------------------------------------------------------------------------------
+# Markdown
+# ---------------------------------------------------------------------------------------------------
+
+
+def _md_escape(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(report: Mapping) -> str:
+    out: list[str] = []
+    w = out.append
+    meta = report["meta"]
+    w("# Tightness report")
+    w("")
+    w(f"Profile `{meta['profile']}`, seed {meta['seed']}" + (f", only `{meta['only']}`" if meta.get("only") else "")
+      + f": {len(report['theorems'])} theorems. Verdicts: "
+      + ", ".join(f"{k} {n}" for k, n in sorted(meta["counts"].items())) + ".")
+    w("")
+    w("Also as [HTML](report.html) (self-contained) and [JSON](report.json).")
+    w("")
+    w("## Summary")
+    w("")
+    w("| theorem | paper | notion | verdict | worst exact/bound | beats the composition baseline |")
+    w("|---|---|---|---|---|---|")
+    for r in report["summary"]:
+        verdict = f"{VERDICT_MARK.get(r['verdict'], '')} {r['verdict']}"
+        if r["printed_of"]:
+            verdict += " (as printed)"
+        w(f"| [{r['id']}](#{r['anchor']}) | {r['paper']} | {r['notion']} ({r['kind']}) | {verdict} | "
+          f"{fmt(r['worst_ratio'])} | {_md_escape(r['beats_baseline'])} |")
+    w("")
+    w("## Theorems")
+    for s in report["theorems"]:
+        w("")
+        w(f'<a id="{s["anchor"]}"></a>')
+        w("")
+        w(f"### {s['id']}: {_md_escape(s['title'])}")
+        w("")
+        w(f"*{s['paper']}, {s['statement']}*; notion `{s['notion']}`, kind `{s['kind']}`; setting "
+          + ", ".join(f"{k}={v}" for k, v in s["setting"].items()) + ".")
+        if s["printed_of"]:
+            w(f"As printed in the paper; the corrected record is {_md_ref(s['printed_of'], report)}.")
+        w("")
+        w("Bound (canonical vocabulary):")
+        w("")
+        w(f"$$ {s['bound']['latex']} $$")
+        w("")
+        w(f"`{s['bound']['text']}`")
+        if s["paper_form"]:
+            w("")
+            w("Paper's form:")
+            w("")
+            w(f"$$ {s['paper_form']} $$")
+        if s["assumptions"]:
+            w("")
+            w("Assumptions:")
+            w("")
+            for a in s["assumptions"]:
+                w(f"- {_md_escape(a['text'])} (`{a['relation']}`)")
+        v = s["verdict"]
+        w("")
+        w(f"**Verdict: {v.get('verdict', 'missing')}** — {_md_escape(v.get('reason', ''))}")
+        if v.get("obligations"):
+            w("")
+            w("| obligation | status | detail |")
+            w("|---|---|---|")
+            for o in v["obligations"]:
+                w(f"| {o['name']} | {o['status']} | {_md_escape(o['detail'])} |")
+        if v.get("counterexample"):
+            w("")
+            w("Counterexample:")
+            w("")
+            w("```json")
+            w(json.dumps(v["counterexample"], indent=1, sort_keys=True))
+            w("```")
+        w("")
+        w(f"Where it beats the composition baseline: {s['beats_baseline']}. Curves drawn at "
+          f"{s['point_origin'] or 'no point'}: `" + ", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items()) + "`.")
+        if s.get("audit"):
+            a = s["audit"]
+            w("")
+            w(f"Simulation audit on {a['instance']}: audited lower {fmt(a['lower'])} vs bound {fmt(a['bound'])} "
+              f"({a['runs']} runs, confidence {a['confidence']}).")
+        for f in s["figures"]:
+            w("")
+            w(f"![{report['figures_index'][f]}]({f})")
+        for e in s["errata"]:
+            w("")
+            w(f"> Erratum: {_md_escape(e['text'])}")
+        for g in s["gaps"]:
+            w("")
+            w(f"- gap: {_md_escape(g)}")
+    w("")
+    w("## Errata")
+    w("")
+    if not report["errata"]:
+        w("No erratum among the selected theorems.")
+    for e in report["errata"]:
+        title = _md_ref(e["theorem"], report) if e["theorem"] else "Tables"
+        w(f"- **{title}**: {_md_escape(e['text'])}")
+        for ev in e["evidence"]:
+            w(f"  - {ev['kind']}: {_md_escape(_evidence_text(ev))}")
+    w("")
+    w("## Reproduction of the papers' tables and figures")
+    repro = report["reproduction"]
+    if repro.get("gap"):
+        w("")
+        w(f"- gap: {repro['gap']}")
+    for t in repro["tables"]:
+        w("")
+        w(f"### {t['paper']} {t['label']}")
+        w("")
+        w(f"{_md_escape(t['caption'])} Counts: " + ", ".join(f"{k} {n}" for k, n in t["counts"].items())
+          + f". Source: {t['source']}." + (f" {t['note']}." if t["note"] else ""))
+        w("")
+        labels = [c["label"] + (" (extra)" if c["extra"] else "") for c in t["columns"]]
+        w("| row | " + " | ".join(_md_escape(x) for x in labels) + " |")
+        w("|---|" + "---|" * len(labels))
+        for row in t["rows"]:
+            texts = []
+            for c in t["columns"]:
+                text, status = cell_text(row["cells"][c["key"]], c["digits"])
+                texts.append(f"**{text}**" if status == "mismatch" else text)
+            w(f"| {_md_escape(row['label'])} | " + " | ".join(_md_escape(x) for x in texts) + " |")
+        if any(c["theorem"] for c in t["columns"]):
+            w("")
+            w("Computed by: " + _computed_by(t) + ".")
+    for f in repro["figures"]:
+        w("")
+        w(f"### {f['paper']} {f['label']} (replotted)")
+        w("")
+        w(_md_escape(f["caption"]))
+        if f.get("figure"):
+            w("")
+            w(f"![{f['label']}]({f['figure']})")
+        for s in f["series"]:
+            if s["gap"]:
+                w(f"- gap in {s['label']}: {_md_escape(s['gap'])}")
+    w("")
+    w("## Gaps")
+    w("")
+    for g in report["gaps"] or ["none"]:
+        w(f"- {_md_escape(g)}")
+    w("")
+    return "\n".join(out)
+
+
+def _computed_by(table: Mapping) -> str:
+    """Which theorem and conversion produce each computed column."""
+    parts = []
+    for c in table["columns"]:
+        if not c["theorem"]:
+            continue
+        args = c["theorem"] + (f", delta={c['delta']:g}" if c["delta"] else "")
+        if c["conversion"] == "crossing":
+            args += f", against {c['against']} in {c['var']}"
+        parts.append(f"{c['label']} = {c['conversion']}({args})")
+    return "; ".join(parts)
+
+
+def _in_report(theorem_id: str, report: Mapping) -> bool:
+    return any(s["id"] == theorem_id for s in report["theorems"])
+
+
+def _md_ref(theorem_id: str, report: Mapping) -> str:
+    return f"[{theorem_id}](#{_anchor(theorem_id)})" if _in_report(theorem_id, report) else f"`{theorem_id}`"
+
+
+def _html_ref(theorem_id: str, report: Mapping) -> str:
+    if _in_report(theorem_id, report):
+        return f'<a href="#{_e(_anchor(theorem_id))}">{_e(theorem_id)}</a>'
+    return f"<code>{_e(theorem_id)}</code>"
+
+
+def _anchor(theorem_id: str) -> str:
+    from verify.report.build import slug
+
+    return "thm-" + slug(theorem_id)
+
+
+def _evidence_text(ev: Mapping) -> str:
+    d = ev["detail"]
+    if ev["kind"] == "table mismatch" and isinstance(d, dict):
+        return (f"{d['label']} ({d['table']}), {d['row']}, {d['column']}: printed {fmt(d['printed'])}, "
+                f"computed {fmt(d['computed'])}")
+    if isinstance(d, (dict, list)):
+        return json.dumps(d, sort_keys=True)
+    return str(d)
+
+
+# ---------------------------------------------------------------------------------------------------
+# HTML
+# ---------------------------------------------------------------------------------------------------
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#1b1f24;background:#fff;line-height:1.45}
+h1{border-bottom:3px solid #0b5cad;padding-bottom:.2em}h2{border-bottom:1px solid #ccd;margin-top:2em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.88em}th,td{border:1px solid #c8ccd2;padding:3px 7px;
+vertical-align:top}th{background:#eef2f7}tr:nth-child(even) td{background:#fafbfc}
+.verified{color:#116329;font-weight:600}.violated{color:#b3261e;font-weight:600}
+.approximate{color:#9a6700;font-weight:600}.inconclusive{color:#0b5cad;font-weight:600}
+td.mismatch{background:#ffd7d5 !important;font-weight:700}td.match{background:#dff5e3 !important}
+td.gap{background:#fff4c2 !important}code,pre{background:#f3f4f6;padding:1px 4px;font-size:.85em}
+pre{padding:.6em;overflow-x:auto}figure{margin:1em 0}figcaption{font-size:.85em;color:#555}
+.formula svg{max-width:100%;height:auto}.gap{color:#7a5b00}section.theorem{border-left:4px solid #0b5cad;
+padding-left:1em;margin:2em 0}
+"""
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str]) -> str:
+    """The report as one self-contained HTML page (figures and formulas inline as SVG)."""
+    meta = report["meta"]
+    out: list[str] = []
+    w = out.append
+    w("<!DOCTYPE html>")
+    w('<html lang="en"><head><meta charset="utf-8">')
+    w('<meta name="viewport" content="width=device-width, initial-scale=1">')
+    w("<title>Tightness report</title>")
+    w(f"<style>{CSS}</style></head><body>")
+    w("<h1>Tightness report</h1>")
+    w(f"<p>Profile <code>{_e(meta['profile'])}</code>, seed {_e(meta['seed'])}"
+      + (f", only <code>{_e(meta['only'])}</code>" if meta.get("only") else "")
+      + f": {len(report['theorems'])} theorems. Verdicts: "
+      + ", ".join(f'<span class="{_e(k)}">{_e(k)} {n}</span>' for k, n in sorted(meta["counts"].items())) + ".</p>")
+    w('<nav><a href="#summary">Summary</a> · <a href="#theorems">Theorems</a> · <a href="#errata">Errata</a> · '
+      '<a href="#reproduction">Reproduction</a> · <a href="#gaps">Gaps</a></nav>')
+    w('<h2 id="summary">Summary</h2>')
+    w("<table><tr><th>theorem</th><th>paper</th><th>notion</th><th>verdict</th><th>worst exact/bound</th>"
+      "<th>beats the composition baseline</th></tr>")
+    for r in report["summary"]:
+        printed = " (as printed)" if r["printed_of"] else ""
+        w(f'<tr><td><a href="#{_e(r["anchor"])}">{_e(r["id"])}</a></td><td>{_e(r["paper"])}</td>'
+          f'<td>{_e(r["notion"])} ({_e(r["kind"])})</td><td class="{_e(r["verdict"])}">{_e(r["verdict"])}{printed}</td>'
+          f'<td>{_e(fmt(r["worst_ratio"]))}</td><td>{_e(r["beats_baseline"])}</td></tr>')
+    w("</table>")
+    w('<h2 id="theorems">Theorems</h2>')
+    for s in report["theorems"]:
+        w(f'<section class="theorem" id="{_e(s["anchor"])}" data-theorem="{_e(s["id"])}">')
+        w(f"<h3>{_e(s['id'])}: {_e(s['title'])}</h3>")
+        w(f"<p><em>{_e(s['paper'])}, {_e(s['statement'])}</em>; notion <code>{_e(s['notion'])}</code>, kind "
+          f"<code>{_e(s['kind'])}</code>; setting "
+          + ", ".join(f"{_e(k)}={_e(v)}" for k, v in s["setting"].items()) + ".</p>")
+        if s["printed_of"]:
+            w(f"<p>As printed in the paper; corrected record: {_html_ref(s['printed_of'], report)}.</p>")
+        w("<p>Bound (canonical vocabulary):</p>")
+        w(_formula(formulas.get(f"{s['id']}#bound"), s["bound"]["latex"], s["anchor"] + "-bound"))
+        w(f"<p><code>{_e(s['bound']['text'])}</code></p>")
+        if s["paper_form"]:
+            w("<p>Paper's form:</p>")
+            w(_formula(formulas.get(f"{s['id']}#paper"), s["paper_form"], s["anchor"] + "-paper"))
+        if s["assumptions"]:
+            w("<p>Assumptions:</p><ul>")
+            for a in s["assumptions"]:
+                w(f"<li>{_e(a['text'])} (<code>{_e(a['relation'])}</code>)</li>")
+            w("</ul>")
+        v = s["verdict"]
+        verdict = v.get("verdict", "missing")
+        w(f'<p><strong>Verdict: <span class="{_e(verdict)}">{_e(verdict)}</span></strong> — {_e(v.get("reason", ""))}'
+          "</p>")
+        if v.get("obligations"):
+            w("<table><tr><th>obligation</th><th>status</th><th>detail</th></tr>")
+            for o in v["obligations"]:
+                cls = {"passed": "verified", "failed": "violated"}.get(o["status"], o["status"])
+                w(f'<tr><td>{_e(o["name"])}</td><td class="{_e(cls)}">{_e(o["status"])}</td>'
+                  f'<td>{_e(o["detail"])}</td></tr>')
+            w("</table>")
+        if v.get("counterexample"):
+            w("<p>Counterexample:</p><pre>" + _e(json.dumps(v["counterexample"], indent=1, sort_keys=True))
+              + "</pre>")
+        w(f"<p>Where it beats the composition baseline: {_e(s['beats_baseline'])}. Curves drawn at "
+          f"{_e(s['point_origin'] or 'no point')}: <code>"
+          + _e(", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items())) + "</code>.</p>")
+        if s.get("audit"):
+            a = s["audit"]
+            w(f"<p>Simulation audit on {_e(a['instance'])}: audited lower {_e(fmt(a['lower']))} vs bound "
+              f"{_e(fmt(a['bound']))} ({_e(a['runs'])} runs, confidence {_e(a['confidence'])}).</p>")
+        for f in s["figures"]:
+            w(_figure(figure_svgs[f], report["figures_index"][f], f))
+        for e in s["errata"]:
+            w(f"<p><strong>Erratum:</strong> {_e(e['text'])}</p>")
+        if s["gaps"]:
+            w("<ul>" + "".join(f'<li class="gap">gap: {_e(g)}</li>' for g in s["gaps"]) + "</ul>")
+        w("</section>")
+    w('<h2 id="errata">Errata</h2>')
+    if not report["errata"]:
+        w("<p>No erratum among the selected theorems.</p>")
+    w("<ul>")
+    for e in report["errata"]:
+        title = _html_ref(e["theorem"], report) if e["theorem"] else "Tables"
+        items = "".join(f"<li><em>{_e(ev['kind'])}</em>: {_e(_evidence_text(ev))}</li>" for ev in e["evidence"])
+        w(f"<li><strong>{title}</strong>: {_e(e['text'])}<ul>{items}</ul></li>")
+    w("</ul>")
+    w('<h2 id="reproduction">Reproduction of the papers\' tables and figures</h2>')
+    repro = report["reproduction"]
+    if repro.get("gap"):
+        w(f'<p class="gap">gap: {_e(repro["gap"])}</p>')
+    w("<p>Each cell: printed value, ✓ and the computed value when they agree at the printed precision; "
+      "printed ≠ computed (red) when they do not; yellow: the registry cannot compute it yet.</p>")
+    for t in repro["tables"]:
+        w(f'<h3 id="table-{_e(t["id"].replace("/", "-"))}">{_e(t["paper"])} {_e(t["label"])}</h3>')
+        w(f"<p>{_e(t['caption'])} Source: {_e(t['source'])}." + (f" {_e(t['note'])}." if t["note"] else "") + "</p>")
+        w("<table><tr><th>row</th>" + "".join(
+            f"<th>{_e(c['label'])}{' (extra)' if c['extra'] else ''}</th>" for c in t["columns"]) + "</tr>")
+        for row in t["rows"]:
+            cells = []
+            for c in t["columns"]:
+                cell = row["cells"][c["key"]]
+                text, status = cell_text(cell, c["digits"])
+                title = f' title="{_e(cell["reason"])}"' if cell.get("reason") else ""
+                cells.append(f'<td class="{_e(status)}"{title}>{_e(text)}</td>')
+            w(f"<tr><td>{_e(row['label'])}</td>{''.join(cells)}</tr>")
+        w("</table>")
+        if any(c["theorem"] for c in t["columns"]):
+            w("<p><small>Computed by: " + _e(_computed_by(t)) + "</small></p>")
+    for f in repro["figures"]:
+        w(f"<h3>{_e(f['paper'])} {_e(f['label'])} (replotted)</h3>")
+        if f.get("figure"):
+            w(_figure(figure_svgs[f["figure"]], f["caption"], f["figure"]))
+        else:
+            w(f"<p>{_e(f['caption'])}</p>")
+        gaps = [s for s in f["series"] if s["gap"]]
+        if gaps:
+            w("<ul>" + "".join(f'<li class="gap">gap in {_e(s["label"])}: {_e(s["gap"])}</li>' for s in gaps)
+              + "</ul>")
+    w('<h2 id="gaps">Gaps</h2><ul>')
+    for g in report["gaps"] or ["none"]:
+        w(f"<li>{_e(g)}</li>")
+    w("</ul></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def scoped_svg(svg: str, prefix: str) -> str:
+    """``svg`` with every id (and every reference to one) prefixed, so inline SVGs sharing a page never
+    share an id (matplotlib derives clip-path and glyph ids from a fixed salt)."""
+    prefix = re.sub(r"[^A-Za-z0-9_-]", "-", prefix)
+    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", svg)
+    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"', svg)
+
+
+def _figure(svg: str, caption: str, name: str) -> str:
+    body = scoped_svg(svg, "f-" + name.rsplit("/", 1)[-1].removesuffix(".svg"))
+    return f'<figure data-figure="{_e(name)}">{body}<figcaption>{_e(caption)}</figcaption></figure>'
+
+
+def _formula(svg: str | None, latex: str, key: str = "") -> str:
+    if svg:
+        return f'<div class="formula">{scoped_svg(svg, "m-" + key)}</div>'
+    return f'<pre class="formula">{_e(latex)}</pre>'
+
+
+def formula_svg(latex: str) -> str | None:
+    """A LaTeX formula rendered with matplotlib's mathtext as inline SVG; ``None`` when mathtext cannot."""
+    if not latex or len(latex) > 600:
+        return None
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from verify.report.figures import RC, to_svg
+
+    text = latex.replace(r"\operatorname", r"\mathrm").replace(r"\left", "").replace(r"\right", "")
+    with matplotlib.rc_context(RC):
+        fig = plt.figure(figsize=(0.01, 0.01))
+        fig.text(0, 0, f"${text}$", fontsize=12)
+        try:
+            return to_svg(fig)
+        except Exception:  # noqa: BLE001 - mathtext covers only part of LaTeX: fall back to the source
+            plt.close(fig)
+            return None
+
+
+__all__ = ["cell_text", "fmt", "formula_svg", "html_page", "markdown"]
