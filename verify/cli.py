@@ -119,8 +119,9 @@ def _add_eval(p: argparse.ArgumentParser) -> None:
                    help="evaluate even where an assumption of the theorem fails (reported in the output)")
 
 
-def _parse_assignments(items: Sequence[str]) -> dict[str, float]:
-    values: dict[str, float] = {}
+def parse_assignments(items: Sequence[str], convert: Callable[[str], object] = float) -> dict[str, object]:
+    """``name=value`` words into a dict; UsageError (exit 2) for a malformed, repeated or unconvertible one."""
+    values: dict[str, object] = {}
     for item in items:
         name, sep, raw = item.partition("=")
         if not sep or not name:
@@ -128,7 +129,7 @@ def _parse_assignments(items: Sequence[str]) -> dict[str, float]:
         if name in values:
             raise UsageError(f"parameter {name} given twice")
         try:
-            values[name] = float(raw)
+            values[name] = convert(raw)
         except ValueError:
             raise UsageError(f"parameter {name}: {raw!r} is not a number") from None
     return values
@@ -136,7 +137,7 @@ def _parse_assignments(items: Sequence[str]) -> dict[str, float]:
 
 def _run_eval(args) -> int:
     t = _theorem(args.id)
-    params = _parse_assignments(args.params)
+    params = parse_assignments(args.params)
     try:
         coerced = t.coerce(params)
         violated = [str(a) for a in t.violated_assumptions(coerced)]

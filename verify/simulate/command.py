@@ -43,20 +43,8 @@ def _value(raw: str):
     return raw
 
 
-def _params(items) -> dict:
-    out = {}
-    for item in items:
-        name, sep, raw = item.partition("=")
-        if not sep or not name:
-            raise ValueError(f"parameter {item!r} is not of the form name=value")
-        if name in out:
-            raise ValueError(f"parameter {name} given twice")
-        out[name] = _value(raw)
-    return out
-
-
 def run(args) -> int:
-    from verify.cli import UsageError
+    from verify.cli import UsageError, parse_assignments
     from verify.simulate.api import audit, compare_with_theorem, instances_for, resolve
     from verify.simulate.backend import get_backend
 
@@ -74,7 +62,7 @@ def run(args) -> int:
         if args.workers is not None and args.scheduler is not None:
             raise ValueError("give either --workers or --scheduler, not both")
         get_backend(args.backend, args.device)
-        params = _params(args.params)
+        params = parse_assignments(args.params, _value)
         if args.steps is not None:
             if args.steps <= 0:
                 raise ValueError(f"--steps must be a positive integer, got {args.steps}")
