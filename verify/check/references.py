@@ -47,6 +47,8 @@ def why_not_applicable(theorem: Theorem, instance) -> str | None:
         return "the theorem needs a bounded constraint set"
     if not _covers(ts.adjacency, its.adjacency):
         return f"adjacency {its.adjacency} is not {ts.adjacency}"
+    if ts.release == "last" and its.release == "all" and instance.params().get("T", 1) > 1:
+        return "the instance's exact privacy is that of every iterate, the theorem bounds the last one"
     if ts.init not in ("any", its.init):
         return f"initialisation {its.init} is not {ts.init}"
     defined = set(instance.params()) | ({"M"} if "linear" in instance.loss_classes else set())
