@@ -41,7 +41,7 @@ def canonical_point(u: Mapping[str, float], ints: Mapping[str, int]) -> dict[str
     b, l, E = ints["b"], ints["l"], ints["E"]
     n = b * l
     M = log_draw("M")
-    m = M * float(u["m"]) ** 2  # m in (0, M], biased towards ill-conditioned problems
+    m = M * max(float(u["m"]), 1e-4) ** 2  # m in [1e-8 M, M], biased towards ill-conditioned problems
     eta = (2.0 / M) * (0.02 + 0.97 * float(u["eta"]))  # eta in (0, 2/M)
     sigma = log_draw("sigma")
     Delta = log_draw("Delta")

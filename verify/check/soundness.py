@@ -168,6 +168,8 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
         if not admissible(theorem, params):
             reject()
         c = _compare(theorem, instance, at, point)
+        if not (math.isfinite(c.exact) and math.isfinite(c.bound)):
+            reject()  # beyond double precision (an overflowing mean gap): no evidence either way
         info = _instance_info(instance, theorem, c)
         record.families.add(name)
         record.note(c.ratio, info)
