@@ -83,6 +83,14 @@ def _table(verdicts: list[Verdict], title: str):
     return table
 
 
+def _console(stderr: bool = False):
+    """A rich console; 160 columns when the output is not a terminal (rich would fold tables to 80)."""
+    from rich.console import Console
+
+    console = Console(stderr=stderr)
+    return console if console.is_terminal else Console(stderr=stderr, width=160)
+
+
 def _progress(total: int, console):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -170,7 +178,7 @@ def run(args) -> int:
         task = bar.add_task("checking", total=len(records))
         verdicts = check_registered([t.id for t in records], prof.name, args.seed, args.workers,
                                     progress=lambda i: bar.update(task, advance=1, description=f"checked {i}"))
-    out = Console()
+    out = _console()
     out.print(_table(verdicts, f"verify run --profile {prof.name} (seed {args.seed}): {len(verdicts)} theorems"))
     payload = run_payload(verdicts, prof.name, args.seed)
     s = payload["summary"]
@@ -220,7 +228,7 @@ def check(args) -> int:
     if args.json:
         print(json.dumps([_check_json(v) for v in verdicts], indent=2))
     else:
-        Console().print(_table(verdicts, f"verify check {args.file}"))
+        _console().print(_table(verdicts, f"verify check {args.file}"))
     return 1 if any(v.verdict == "violated" for v in verdicts) else 0
 
 
