@@ -86,7 +86,7 @@ def _run_show(args) -> int:
         f"  source     {t.source}" + (f" ({t.source.seed})" if t.source.seed else ""),
         f"  notion     {t.notion} ({t.kind})" + (f", as printed; corrected in {t.printed_of}"
                                                  if t.printed_of else ""),
-        f"  setting    " + ", ".join(f"{k}={v}" for k, v in record["setting"].items()),
+        "  setting    " + ", ".join(f"{k}={v}" for k, v in record["setting"].items()),
         f"  bound      {record['bound']['text']}",
         f"  LaTeX      {record['bound']['latex']}",
     ]

@@ -533,14 +533,9 @@ def theorems_in(namespace: Mapping[str, object]) -> list[Theorem]:
     return found
 
 
-def substitute(theorem: Theorem, **changes) -> Theorem:
-    """A copy of ``theorem`` with fields replaced (``dataclasses.replace`` that clears caches)."""
-    return dataclasses.replace(theorem, **changes)
-
-
 __all__ = [
     "Assumption", "Claim", "Erratum", "FreeParameter", "NOTIONS", "KINDS", "NOTION_PARAMETER",
     "Setting", "Source", "SYMBOLS", "Theorem", "VOCABULARY", "Variable", "add_variable",
-    "check_domain", "contraction", "sym", "theorems_in", "substitute",
+    "check_domain", "contraction", "sym", "theorems_in",
 ]
 

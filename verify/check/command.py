@@ -6,7 +6,6 @@ import fnmatch
 import importlib.util
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Callable

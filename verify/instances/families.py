@@ -580,7 +580,7 @@ def bok_cor52(m, Delta, d=1, name=None) -> Instance:
                       adjacency="replace", init="stationary", release="last")
     return Instance(name=name or f"bok_cor52(m={m:.6g}, Delta={Delta:.6g})", family=where, setting=setting,
                     loss_classes=frozenset({"quadratic", "squared", "convex", "strongly_convex", "smooth"}),
-                    constants=constants, run={"pair": f"N(0, 1/m) vs N(-Delta/m, 1/m)"},
+                    constants=constants, run={"pair": "N(0, 1/m) vs N(-Delta/m, 1/m)"},
                     compute=lambda: GaussianProfile(0.0, 1.0 / m, -Delta / m, 1.0 / m))
 
 
