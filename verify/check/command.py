@@ -90,21 +90,14 @@ def _console(stderr: bool = False):
     return console if console.is_terminal else Console(stderr=stderr, width=160)
 
 
-def _progress(total: int, console):
+def _with_progress(total: int, console, work: Callable[[Callable[[str], None]], list[Verdict]]) -> list[Verdict]:
+    """Run ``work(step)`` under a transient progress bar; ``work`` calls ``step(theorem_id)`` per theorem."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=console, transient=True)
-
-
-def _check_with_progress(records, lookup, prof, seed, console, database=None) -> list[Verdict]:
-    with _progress(len(records), console) as bar:
-        task = bar.add_task("checking", total=len(records))
-
-        def step(theorem):
-            bar.update(task, advance=1, description=f"checked {theorem.id}")
-
-        return check_all(records, lookup, prof, seed, progress=step, database=database)
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("checking", total=total)
+        return work(lambda theorem_id: bar.update(task, advance=1, description=f"checked {theorem_id}"))
 
 
 def write_json_atomically(path: str, payload: dict) -> None:
@@ -173,10 +166,8 @@ def run(args) -> int:
     if args.workers < 1:
         raise CommandError(f"--workers must be >= 1, got {args.workers}")
     console = Console(stderr=True)
-    with _progress(len(records), console) as bar:
-        task = bar.add_task("checking", total=len(records))
-        verdicts = check_registered([t.id for t in records], prof.name, args.seed, args.workers,
-                                    progress=lambda i: bar.update(task, advance=1, description=f"checked {i}"))
+    verdicts = _with_progress(len(records), console, lambda step: check_registered(
+        [t.id for t in records], prof.name, args.seed, args.workers, progress=step))
     out = _console()
     out.print(_table(verdicts, f"verify run --profile {prof.name} (seed {args.seed}): {len(verdicts)} theorems"))
     payload = run_payload(verdicts, prof.name, args.seed)
@@ -223,7 +214,8 @@ def check(args) -> int:
     if args.examples is not None:
         prof = replace(prof, examples=args.examples)
     console = Console(stderr=True)
-    verdicts = _check_with_progress(records, _lookup(records), prof, args.seed, console)
+    verdicts = _with_progress(len(records), console, lambda step: check_all(
+        records, _lookup(records), prof, args.seed, progress=lambda t: step(t.id)))
     if args.json:
         print(json.dumps([_check_json(v) for v in verdicts], indent=2))
     else:

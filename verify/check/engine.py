@@ -156,14 +156,12 @@ def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: 
                      progress: Callable[[str], None] | None = None) -> list[Verdict]:
     """Check registry theorems, in ``workers`` processes; the verdicts do not depend on ``workers``
     (each theorem's checks are seeded on their own) and come back in the order of ``ids``."""
-    jobs = [(i, profile_name, seed) for i in ids]
     if workers <= 1 or len(ids) <= 1:
-        out = []
-        for job in jobs:
-            out.append(_check_registered(job))
-            if progress is not None:
-                progress(job[0])
-        return out
+        import theorems
+
+        step = None if progress is None else (lambda t: progress(t.id))
+        return check_all([theorems.get(i) for i in ids], theorems.get, profile(profile_name), seed, progress=step)
+    jobs = [(i, profile_name, seed) for i in ids]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 

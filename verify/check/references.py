@@ -70,12 +70,22 @@ def instance_params(instance, point: Mapping[str, float]) -> dict[str, float]:
     return params
 
 
-def build(family, point: Mapping[str, float], theorem: Theorem, **extra):
+def keywords(family) -> Mapping[str, inspect.Parameter]:
+    """The keywords ``family.build`` accepts (those of the builder behind it)."""
+    return inspect.signature(getattr(family, "builder", family.build)).parameters
+
+
+def build_from(family, kwargs: Mapping[str, object]):
+    """Build ``family`` from the keywords of ``kwargs`` it accepts (a kept example may carry others)."""
+    accepted = keywords(family)
+    return family.build(**{k: v for k, v in kwargs.items() if k in accepted})
+
+
+def build(family, point: Mapping[str, float], theorem: Theorem):
     """Build ``family`` from a canonical point, passing the keywords its ``build`` accepts."""
-    signature = inspect.signature(getattr(family, "builder", family.build))
-    accepts_all = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
+    accepted = keywords(family)
     kwargs = {}
-    for name, param in signature.parameters.items():
+    for name in accepted:
         if name in OPTIONAL and name not in theorem.parameters:
             continue  # let the family choose (e.g. the smallest dimension holding both m and M)
         if name in point:
@@ -83,11 +93,8 @@ def build(family, point: Mapping[str, float], theorem: Theorem, **extra):
             kwargs[name] = int(value) if name in ("n", "b", "T", "E", "d", "l") else float(value)
     for key in ("batches", "adjacency"):
         wanted = getattr(theorem.setting, key)
-        if key in signature.parameters and wanted != "any":
+        if key in accepted and wanted != "any":
             kwargs[key] = wanted
-    for k, v in extra.items():
-        if k in signature.parameters or accepts_all:
-            kwargs[k] = v
     if "b" in kwargs and theorem.setting.batches == "full":
         kwargs.pop("b")
     return family.build(**kwargs)

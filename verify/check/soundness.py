@@ -8,7 +8,6 @@ Near-ties are re-evaluated in high precision (mpmath, 50 digits) before a violat
 from __future__ import annotations
 
 import contextlib
-import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -21,7 +20,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
 from verify.check import references as refs
-from verify.check.domain import ALPHAS, DELTAS, EPSILONS, canonical_strategy
+from verify.check.domain import (ALPHAS, DELTAS, EPSILONS, admissible, admissible_canonical, canonical_points,
+                                 canonical_strategy)
 from verify.check.verdict import Obligation
 from verify.theorem import NOTION_PARAMETER, SYMBOLS, Theorem
 
@@ -48,11 +48,18 @@ class Record:
             self.worst = {**info, "ratio": ratio}
 
 
-def _compare(theorem: Theorem, instance, at, point: Mapping[str, float]) -> refs.Comparison:
+def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> dict[str, float]:
+    """The theorem's parameters read off the instance's own constants, plus the notion parameter ``at``."""
     own = refs.instance_params(instance, point)
-    params = {p: own[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
-    if NOTION_PARAMETER[theorem.notion]:
-        params[NOTION_PARAMETER[theorem.notion]] = at
+    extra = NOTION_PARAMETER[theorem.notion]
+    params = {p: own[p] for p in theorem.parameters if p != extra}
+    if extra:
+        params[extra] = at
+    return params
+
+
+def _compare(theorem: Theorem, instance, params: Mapping[str, float]) -> refs.Comparison:
+    at = params.get(NOTION_PARAMETER[theorem.notion]) if NOTION_PARAMETER[theorem.notion] else None
     bound = float(theorem.evaluate(**params))
     profile = instance.profile()
     exact = refs.exact_value(theorem, profile, at)
@@ -125,8 +132,6 @@ def _history_free_generation():
 
 def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
     """Families that yield at least one admissible instance for ``theorem`` (probed on a few points)."""
-    from verify.check.domain import canonical_points
-
     found = []
     cyclic = theorem.setting.batches == "cyclic"
     for name, family in refs.families().items():
@@ -191,15 +196,10 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
             reject()
         if refs.why_not_applicable(theorem, instance) is not None:
             reject()
-        own = refs.instance_params(instance, point)
-        params = {p: own[p] for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]}
-        if NOTION_PARAMETER[theorem.notion]:
-            params[NOTION_PARAMETER[theorem.notion]] = at
-        from verify.check.domain import admissible
-
+        params = _parameters(theorem, instance, point, at)
         if not admissible(theorem, params):
             reject()
-        c = _compare(theorem, instance, at, point)
+        c = _compare(theorem, instance, params)
         if not (math.isfinite(c.exact) and math.isfinite(c.bound)):
             reject()  # beyond double precision (an overflowing mean gap): no evidence either way
         info = _instance_info(instance, theorem, c)
@@ -244,18 +244,14 @@ def _replay(theorem: Theorem, record: Record) -> None:
         example = dict(example)
         family = refs.families()[example.pop("family")]
         at = example.pop(notion_parameter) if notion_parameter else None
-        accepted = inspect.signature(getattr(family, "builder", family.build)).parameters
-        instance = family.build(**{k: v for k, v in example.items() if k in accepted})
+        instance = refs.build_from(family, example)
         if refs.why_not_applicable(theorem, instance) is not None:
             continue
-        c = _compare(theorem, instance, at, example)
+        params = _parameters(theorem, instance, example, at)
+        c = _compare(theorem, instance, params)
         info = _instance_info(instance, theorem, c)
         record.families.add(instance.family)
         record.note(_ratio(theorem, c), info)
-        params = {p: refs.instance_params(instance, example)[p] for p in theorem.parameters
-                  if p != notion_parameter}
-        if notion_parameter:
-            params[notion_parameter] = at
         if _violates(theorem, c, params):
             record.failure = info
             return
@@ -295,8 +291,6 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
     available = refs.families()
     if not claimed:
         return None
-    from verify.check.domain import admissible, admissible_canonical
-
     details, compared = [], 0
     for name in sorted(claimed):
         family = available.get(name)
@@ -314,12 +308,10 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
             if refs.why_not_applicable(theorem, instance) is not None or instance.run.get("tight") is False:
                 continue  # the family's own flag: outside the range where it attains the bound
             at = params.get(NOTION_PARAMETER[theorem.notion]) if NOTION_PARAMETER[theorem.notion] else None
-            own = {k: v for k, v in refs.instance_params(instance, point).items() if k in theorem.parameters}
-            if at is not None:
-                own[NOTION_PARAMETER[theorem.notion]] = at
+            own = _parameters(theorem, instance, point, at)
             if not admissible(theorem, own):
                 continue
-            c = _compare(theorem, instance, at, point)
+            c = _compare(theorem, instance, own)
             compared += 1
             rel = max(1e-8, c.tolerance) if theorem.closed_form else max(1e-3, c.tolerance)
             floor = DELTA_FLOOR if theorem.notion == "fdp" else 0.0
