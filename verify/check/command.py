@@ -178,7 +178,9 @@ def run(args) -> int:
         out.print(f"[bold red]unexpected verdicts:[/] {', '.join(s['unexpected'])}")
         status = 1
     if baseline is not None:
-        changes = compare_baseline(verdicts, baseline)
+        selected = {v.id for v in verdicts}  # with --only, theorems outside the selection are not missing
+        changes = compare_baseline(verdicts, {**baseline, "theorems": [
+            t for t in baseline.get("theorems", []) if t["id"] in selected or not args.only]})
         payload["baseline_changes"] = changes
         for c in changes:
             out.print(f"[bold red]baseline:[/] {c}")
