@@ -4,17 +4,10 @@ A :class:`Theorem` is data: what a paper claims, in the canonical convention
 ``theta <- Proj_C(theta - eta * (mean gradient + N(0, sigma^2 I)))``.  Obligations, references and
 reports interpret it; nothing here verifies anything.
 
-Notions and what :meth:`Theorem.evaluate` returns:
-
-========== ============================== =================================
-notion     extra parameter                value
-========== ============================== =================================
-rdp        ``alpha`` (Rényi order)        the RDP epsilon at that order
-gdp        none                           mu
-fdp        ``eps``                        delta(eps) of the tradeoff curve
-eps_delta  ``delta``                      epsilon at that delta
-utility    none                           the bound on the expected excess risk
-========== ============================== =================================
+What :meth:`Theorem.evaluate` returns is the notion's value (``rdp``: epsilon at ``alpha``; ``gdp``:
+mu; ``fdp``: delta at ``eps``; ``eps_delta``: epsilon at ``delta``; ``utility``: the excess-risk
+bound); the notions themselves are records of :mod:`verify.privacy.notions`.  The vocabulary lives in
+:mod:`verify.vocabulary`, the setting and its ``covers`` rule in :mod:`verify.setting`.
 """
 
 from __future__ import annotations
@@ -28,118 +21,15 @@ from typing import Literal, Mapping
 import numpy as np
 import sympy as sp
 
+from verify.errors import InputError
+from verify.privacy.notions import Notion, notion as notion_record, notions
 from verify.privacy.operators import NumericOperator, lambdify_modules
+from verify.setting import Setting
+from verify.vocabulary import (SYMBOLS, VOCABULARY, Variable, add_variable, check_domain, contraction,  # noqa: F401
+                               sym)
 
-Notion = Literal["rdp", "gdp", "fdp", "eps_delta", "utility"]
 Kind = Literal["upper", "lower", "exact", "approximation"]
-
-NOTIONS: tuple[str, ...] = ("rdp", "gdp", "fdp", "eps_delta", "utility")
 KINDS: tuple[str, ...] = ("upper", "lower", "exact", "approximation")
-
-#: the parameter each notion's value is a function of
-NOTION_PARAMETER: dict[str, str | None] = {
-    "rdp": "alpha",
-    "gdp": None,
-    "fdp": "eps",
-    "eps_delta": "delta",
-    "utility": None,
-}
-
-
-# ---------------------------------------------------------------------------------------------------
-# Vocabulary
-# ---------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Variable:
-    """One symbol of the canonical vocabulary.
-
-    ``scale`` is the power of ``c`` the symbol picks up under the re-parametrisation theta' = c*theta
-    (DESIGN.md §3): L -> L/c has scale -1, eta -> c^2 eta has scale 2.
-    """
-
-    name: str
-    meaning: str
-    scale: int = 0
-    domain: Literal["positive", "nonnegative", "real", "integer", "unit"] = "positive"
-
-    @functools.cached_property
-    def symbol(self) -> sp.Symbol:
-        if self.domain == "integer":
-            return sp.Symbol(self.name, integer=True, positive=True)
-        if self.domain == "nonnegative":
-            return sp.Symbol(self.name, nonnegative=True)
-        if self.domain == "real":
-            return sp.Symbol(self.name, real=True)
-        return sp.Symbol(self.name, positive=True)
-
-
-VOCABULARY: dict[str, Variable] = {
-    v.name: v
-    for v in [
-        Variable("n", "dataset size", domain="integer"),
-        Variable("b", "batch size", domain="integer"),
-        Variable("q", "sampling probability b/n (Poisson) or batch fraction", domain="unit"),
-        Variable("l", "batches per epoch (cyclic: l = n/b)", domain="integer"),
-        Variable("T", "number of steps", domain="integer"),
-        Variable("E", "number of epochs (cyclic: T = l*E)", domain="integer"),
-        Variable("eta", "step size", scale=2),
-        Variable("sigma", "std of the Gaussian noise added to the averaged gradient", scale=-1),
-        Variable("Delta", "gradient sensitivity (sup norm of the difference of per-record gradients)", scale=-1),
-        Variable("L", "Lipschitz constant of each loss", scale=-1),
-        Variable("m", "strong-convexity constant", scale=-2, domain="nonnegative"),
-        Variable("M", "smoothness constant", scale=-2),
-        Variable("D", "diameter of the constraint set", scale=1),
-        Variable("d", "dimension", domain="integer"),
-        Variable("alpha", "Rényi order (> 1)"),
-        Variable("eps", "epsilon of (eps, delta)-DP", domain="real"),
-        Variable("delta", "delta of (eps, delta)-DP", domain="unit"),
-        Variable("mu", "Gaussian-DP parameter", domain="nonnegative"),
-        Variable("z", "DP-SGD noise multiplier (sigma = z*Cclip/b)"),
-        Variable("Cclip", "DP-SGD clipping norm", scale=-1),
-        # free parameters that bounds optimise over (see FreeParameter)
-        Variable("tau", "free split point of a shifted-interpolation / PABI argument", domain="nonnegative"),
-        Variable("nu", "free window length", domain="integer"),
-        Variable("gamma", "free interpolation or noise-split parameter in (0, 1)", domain="unit"),
-    ]
-}
-
-#: the sympy symbols, by name (``SYMBOLS["eta"]``); also importable as ``verify.theorem.sym``
-SYMBOLS: dict[str, sp.Symbol] = {name: v.symbol for name, v in VOCABULARY.items()}
-
-
-class _Symbols:
-    """Attribute access to the vocabulary: ``sym.eta``."""
-
-    def __getattr__(self, name: str) -> sp.Symbol:
-        try:
-            return SYMBOLS[name]
-        except KeyError:
-            raise AttributeError(f"{name!r} is not in the canonical vocabulary") from None
-
-
-sym = _Symbols()
-
-
-def add_variable(variable: Variable) -> sp.Symbol:
-    """Extend the vocabulary (for a paper quantity with no canonical name yet); returns its symbol."""
-    existing = VOCABULARY.get(variable.name)
-    if existing is not None:
-        if existing != variable:
-            raise ValueError(f"variable {variable.name!r} is already defined differently: {existing}")
-        return existing.symbol
-    VOCABULARY[variable.name] = variable
-    SYMBOLS[variable.name] = variable.symbol
-    return variable.symbol
-
-
-def contraction(eta: sp.Expr | None = None, m: sp.Expr | None = None, M: sp.Expr | None = None) -> sp.Expr:
-    """Contraction factor of a gradient step, ``c = max(|1 - eta m|, |1 - eta M|)`` (Bok et al. Lemma 2.8)."""
-    eta = sym.eta if eta is None else eta
-    m = sym.m if m is None else m
-    M = sym.M if M is None else M
-    return sp.Max(sp.Abs(1 - eta * m), sp.Abs(1 - eta * M))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -158,30 +48,6 @@ class Source:
 
     def __str__(self) -> str:
         return f"{self.paper}, {self.statement}"
-
-
-@dataclass(frozen=True)
-class Setting:
-    """The algorithm and problem class a theorem speaks about.
-
-    * ``algorithm``: ``noisy_gd`` (the canonical iteration), ``langevin``, ``exp_mech`` (exponential
-      mechanism / stationary law), ``gaussian_mechanism``, ``dp_sgd`` (clipped gradients, Bu et al.).
-    * ``batches``: ``full``, ``cyclic``, ``poisson``, ``uniform``, ``shuffle``, ``any``.
-    * ``loss``: ``any``, ``lipschitz``, ``convex``, ``strongly_convex``, ``quadratic``, ``linear``;
-      smoothness is an assumption on ``M``.
-    * ``constraint``: ``none`` (unconstrained), ``bounded`` (convex set of diameter ``D``), ``any``.
-    * ``adjacency``: ``replace`` (replace one record) or ``add_remove``.
-    * ``init``: ``fixed``, ``gaussian``, ``stationary``, ``any``.
-    * ``release``: ``last`` (last iterate only, hidden state) or ``all`` (every iterate released).
-    """
-
-    algorithm: str = "noisy_gd"
-    batches: str = "full"
-    loss: str = "any"
-    constraint: str = "none"
-    adjacency: str = "replace"
-    init: str = "any"
-    release: str = "last"
 
 
 @dataclass(frozen=True)
@@ -266,7 +132,7 @@ class Theorem:
     id: str
     title: str
     source: Source
-    notion: Notion
+    notion: str
     kind: Kind
     bound: sp.Expr
     setting: Setting = Setting()
@@ -285,8 +151,7 @@ class Theorem:
     variants: tuple["Theorem", ...] = ()
 
     def __post_init__(self) -> None:
-        if self.notion not in NOTIONS:
-            raise ValueError(f"{self.id}: notion must be one of {NOTIONS}, got {self.notion!r}")
+        notion_record(self.notion)  # InputError naming the registered notions
         if self.kind not in KINDS:
             raise ValueError(f"{self.id}: kind must be one of {KINDS}, got {self.kind!r}")
         object.__setattr__(self, "bound", sp.sympify(self.bound))
@@ -298,6 +163,11 @@ class Theorem:
                 raise ValueError(f"{self.id}: variant {v.id} must have printed_of={self.id!r}")
 
     # -- derived facts -------------------------------------------------------------------------------
+
+    @property
+    def notion_record(self) -> Notion:
+        """The record of this theorem's notion (:mod:`verify.privacy.notions`)."""
+        return notion_record(self.notion)
 
     @property
     def is_printed_variant(self) -> bool:
@@ -312,7 +182,7 @@ class Theorem:
         for f in self.free:
             names |= {s.name for s in (sp.sympify(f.lo).free_symbols | sp.sympify(f.hi).free_symbols)}
         names -= {f.name for f in self.free}
-        extra = NOTION_PARAMETER[self.notion]
+        extra = self.notion_record.parameter
         if extra:
             names.add(extra)
         order = list(VOCABULARY)
@@ -346,28 +216,29 @@ class Theorem:
         """Check names, values and domains of ``params``; return them as broadcast float arrays."""
         missing = [p for p in self.parameters if p not in params]
         if missing:
-            raise ValueError(f"{self.id}: missing parameter(s) {', '.join(missing)} "
-                             f"(needs {', '.join(self.parameters)})")
+            raise InputError(f"missing parameter(s) {', '.join(missing)} (needs {', '.join(self.parameters)})",
+                             missing[0], self.id)
         unknown = [p for p in params if p not in self.parameters]
         if unknown:
-            raise ValueError(f"{self.id}: unknown parameter(s) {', '.join(unknown)} "
-                             f"(needs {', '.join(self.parameters)})")
+            raise InputError(f"unknown parameter(s) {', '.join(unknown)} (needs {', '.join(self.parameters)})",
+                             unknown[0], self.id)
         arrays = {}
         for name in self.parameters:
             try:
                 value = np.asarray(params[name], dtype=float)
             except (TypeError, ValueError):
-                raise ValueError(f"{self.id}: parameter {name} must be a number, got {params[name]!r}") from None
+                raise InputError(f"parameter {name} must be a number, got {params[name]!r}", name, self.id) from None
             if np.isnan(value).any():
-                raise ValueError(f"{self.id}: parameter {name} is NaN")
+                raise InputError(f"parameter {name} is NaN", name, self.id)
             check_domain(name, value, where=self.id)
             arrays[name] = value
-        if NOTION_PARAMETER[self.notion] == "alpha" and np.any(arrays["alpha"] <= 1):
-            raise ValueError(f"{self.id}: parameter alpha must be > 1")
+        record = self.notion_record
+        if record.check_parameter is not None:
+            record.check_parameter(arrays[record.parameter], self.id)
         try:
             broadcast = np.broadcast_arrays(*arrays.values())
         except ValueError as exc:
-            raise ValueError(f"{self.id}: parameter shapes do not broadcast: {exc}") from None
+            raise InputError(f"parameter shapes do not broadcast: {exc}", None, self.id) from None
         return dict(zip(arrays, broadcast))
 
     def violated_assumptions(self, params: Mapping[str, np.ndarray]) -> list[Assumption]:
@@ -390,7 +261,7 @@ class Theorem:
         if not allow_outside_assumptions:
             bad = self.violated_assumptions(values)
             if bad:
-                raise ValueError(f"{self.id}: assumption violated: {bad[0]}")
+                raise InputError(f"assumption violated: {bad[0]}", None, self.id)
         result = self._evaluate_coerced(values)
         return result[()] if result.ndim == 0 else result
 
@@ -469,30 +340,6 @@ class Theorem:
         }
 
 
-def check_domain(name: str, value: np.ndarray, where: str = "") -> None:
-    """Raise ``ValueError`` when ``value`` lies outside the domain of vocabulary variable ``name``."""
-    prefix = f"{where}: " if where else ""
-    var = VOCABULARY.get(name)
-    if var is None:
-        return
-    if var.domain == "real":
-        if not np.all(np.isfinite(value)):
-            raise ValueError(f"{prefix}parameter {name} must be finite")
-        return
-    if np.any(np.isinf(value)) and name not in ("T", "E", "alpha"):
-        raise ValueError(f"{prefix}parameter {name} must be finite")
-    if var.domain == "positive" and np.any(value <= 0):
-        raise ValueError(f"{prefix}parameter {name} must be > 0 ({var.meaning})")
-    if var.domain == "nonnegative" and np.any(value < 0):
-        raise ValueError(f"{prefix}parameter {name} must be >= 0 ({var.meaning})")
-    if var.domain == "integer":
-        finite = value[np.isfinite(value)]
-        if np.any(value < 1) or np.any(finite != np.round(finite)):
-            raise ValueError(f"{prefix}parameter {name} must be a positive integer ({var.meaning})")
-    if var.domain == "unit" and (np.any(value <= 0) or np.any(value > 1)):
-        raise ValueError(f"{prefix}parameter {name} must lie in (0, 1] ({var.meaning})")
-
-
 def _grid(f: FreeParameter, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Grid points of a free parameter for every parameter point, and which of them are admissible."""
     lo_all, hi_all = float(np.min(lo)), float(np.max(hi))
@@ -534,7 +381,7 @@ def theorems_in(namespace: Mapping[str, object]) -> list[Theorem]:
 
 
 __all__ = [
-    "Assumption", "Claim", "Erratum", "FreeParameter", "NOTIONS", "KINDS", "NOTION_PARAMETER",
+    "Assumption", "Claim", "Erratum", "FreeParameter", "KINDS", "Notion",
     "Setting", "Source", "SYMBOLS", "Theorem", "VOCABULARY", "Variable", "add_variable",
     "check_domain", "contraction", "sym", "theorems_in",
 ]

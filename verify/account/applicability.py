@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from verify.account.run import Run
-from verify.theorem import NOTION_PARAMETER, Theorem
+from verify.theorem import Theorem
 
 #: algorithms that are the canonical noisy gradient iteration (DP-SGD is it with clipped gradients)
 RUN_ALGORITHMS = ("noisy_gd", "dp_sgd")
@@ -59,7 +59,7 @@ def applicability(theorem: Theorem, run: Run) -> Applicability:
     if mismatch:
         return no(mismatch)
     available = run.parameters()
-    extra = NOTION_PARAMETER[theorem.notion]
+    extra = theorem.notion_record.parameter
     needed = [p for p in theorem.parameters if p != extra]
     missing = [p for p in needed if p not in available]
     if missing:

@@ -13,7 +13,7 @@ from typing import Mapping
 
 import numpy as np
 
-from verify.theorem import NOTION_PARAMETER, Theorem
+from verify.theorem import Theorem
 
 #: families whose exact reference is a 1-D grid (cost grows with T): keep their runs short
 GRID_FAMILIES = frozenset({"interval_walk", "subsampled_linear", "bok_c16", "at22_thm41", "dpsgd_worst_step"})
@@ -52,7 +52,7 @@ def why_not_applicable(theorem: Theorem, instance) -> str | None:
     if ts.init not in ("any", its.init):
         return f"initialisation {its.init} is not {ts.init}"
     defined = set(instance.params()) | ({"M"} if "linear" in instance.loss_classes else set())
-    missing = [p for p in theorem.parameters if p not in defined and p != NOTION_PARAMETER[theorem.notion]]
+    missing = [p for p in theorem.parameters if p not in defined and p != theorem.notion_record.parameter]
     if missing:
         return f"instance does not define {', '.join(missing)}"
     return None

@@ -23,7 +23,7 @@ from verify.check import references as refs
 from verify.check.domain import (ALPHAS, DELTAS, EPSILONS, admissible, admissible_canonical, canonical_points,
                                  canonical_strategy)
 from verify.check.verdict import Obligation
-from verify.theorem import NOTION_PARAMETER, SYMBOLS, Theorem
+from verify.theorem import SYMBOLS, Theorem
 
 DELTA_FLOOR = 1e-12
 NOTION_GRID = {"rdp": ALPHAS, "fdp": EPSILONS, "eps_delta": DELTAS, "gdp": (None,), "utility": (None,)}
@@ -51,7 +51,7 @@ class Record:
 def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> dict[str, float]:
     """The theorem's parameters read off the instance's own constants, plus the notion parameter ``at``."""
     own = refs.instance_params(instance, point)
-    extra = NOTION_PARAMETER[theorem.notion]
+    extra = theorem.notion_record.parameter
     params = {p: own[p] for p in theorem.parameters if p != extra}
     if extra:
         params[extra] = at
@@ -59,7 +59,7 @@ def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> d
 
 
 def _compare(theorem: Theorem, instance, params: Mapping[str, float]) -> refs.Comparison:
-    at = params.get(NOTION_PARAMETER[theorem.notion]) if NOTION_PARAMETER[theorem.notion] else None
+    at = params.get(theorem.notion_record.parameter) if theorem.notion_record.parameter else None
     bound = float(theorem.evaluate(**params))
     profile = instance.profile()
     exact = refs.exact_value(theorem, profile, at)
@@ -95,7 +95,7 @@ def _instance_info(instance, theorem: Theorem, c: refs.Comparison) -> dict:
         "instance": getattr(instance, "name", str(instance)),
         "family": getattr(instance, "family", ""),
         "parameters": {k: v for k, v in instance.params().items()},
-        NOTION_PARAMETER[theorem.notion] or "at": c.at,
+        theorem.notion_record.parameter or "at": c.at,
         "exact": c.exact,
         "bound": c.bound,
     }
@@ -237,7 +237,7 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
 def _replay(theorem: Theorem, record: Record) -> None:
     """Replay the record's kept instances: ``examples`` entries naming a ``family`` (with its build
     keywords and the notion parameter) are counterexamples or witnesses found earlier."""
-    notion_parameter = NOTION_PARAMETER[theorem.notion]
+    notion_parameter = theorem.notion_record.parameter
     for example in theorem.examples:
         if "family" not in example:
             continue
@@ -307,7 +307,7 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
                 continue
             if refs.why_not_applicable(theorem, instance) is not None or instance.run.get("tight") is False:
                 continue  # the family's own flag: outside the range where it attains the bound
-            at = params.get(NOTION_PARAMETER[theorem.notion]) if NOTION_PARAMETER[theorem.notion] else None
+            at = params.get(theorem.notion_record.parameter) if theorem.notion_record.parameter else None
             own = _parameters(theorem, instance, point, at)
             if not admissible(theorem, own):
                 continue

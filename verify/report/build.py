@@ -16,7 +16,7 @@ import numpy as np
 
 from verify.report import figures as fig
 from verify.report.reproduce import convert, figure_series, reproduce_table, theorem_params
-from verify.theorem import NOTION_PARAMETER, Theorem
+from verify.theorem import Theorem
 
 DELTA = 1e-5
 ALPHAS = tuple(float(a) for a in np.round(np.geomspace(1.25, 256.0, 20), 6))
@@ -97,7 +97,7 @@ def representative_point(theorem: Theorem, verdict: Mapping, seed: int) -> tuple
     sets, sampled admissible points.  The first whose epsilon at delta = 1e-5 is
     informative (between 0.05 and 50) is chosen; otherwise the first candidate.
     """
-    own = [p for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion]]
+    own = [p for p in theorem.parameters if p != theorem.notion_record.parameter]
     candidates: list[tuple[dict[str, float], str]] = []
     tight = _obligation(verdict, "tightness") or {}
     worst = (tight.get("data") or {}).get("worst") or {}
@@ -322,7 +322,7 @@ def _exact_curve(theorem: Theorem, worst: Mapping, point: Mapping[str, float], x
             instance = refs.build(family, point, theorem)
             own = instance.params()
             same = all(p in own and math.isclose(float(own[p]), float(point[p]), rel_tol=1e-9)
-                       for p in theorem.parameters if p != NOTION_PARAMETER[theorem.notion])
+                       for p in theorem.parameters if p != theorem.notion_record.parameter)
             if not same or refs.why_not_applicable(theorem, instance) is not None:
                 out.append(None)
                 continue

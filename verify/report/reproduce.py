@@ -12,7 +12,7 @@ from typing import Callable, Mapping
 
 
 from verify.check.notions import eps_at_delta
-from verify.theorem import NOTION_PARAMETER, Theorem
+from verify.theorem import Theorem
 
 #: relative slack on top of the printed rounding (printed values are themselves rounded inputs, e.g. sigma~)
 RELATIVE_SLACK = 2e-3
@@ -28,7 +28,7 @@ def _lookup_default(theorem_id: str) -> Theorem:
 
 def theorem_params(theorem: Theorem, params: Mapping[str, float]) -> dict[str, float]:
     """The subset of ``params`` that ``theorem`` takes (its notion parameter excluded)."""
-    extra = NOTION_PARAMETER[theorem.notion]
+    extra = theorem.notion_record.parameter
     return {k: float(v) for k, v in params.items() if k in theorem.parameters and k != extra}
 
 
@@ -40,7 +40,7 @@ def convert(theorem: Theorem, params: Mapping[str, float], conversion: str, delt
     """
     if conversion == "value":
         own = theorem_params(theorem, params)
-        extra = NOTION_PARAMETER[theorem.notion]
+        extra = theorem.notion_record.parameter
         if extra:
             if extra not in params:
                 raise ValueError(f"{theorem.id}: the table gives no {extra}")
@@ -50,7 +50,7 @@ def convert(theorem: Theorem, params: Mapping[str, float], conversion: str, delt
         if delta is None or not 0 < delta < 1:
             raise ValueError(f"delta must lie in (0, 1), got {delta!r}")
         own = theorem_params(theorem, params)
-        missing = [p for p in theorem.parameters if p not in own and p != NOTION_PARAMETER[theorem.notion]]
+        missing = [p for p in theorem.parameters if p not in own and p != theorem.notion_record.parameter]
         if missing:
             raise ValueError(f"{theorem.id}: missing parameter(s) {', '.join(missing)}")
         return float(eps_at_delta(theorem, own, delta))

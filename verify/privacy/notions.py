@@ -1,0 +1,212 @@
+"""The privacy notions as records: everything the tool knows about a notion, in one place.
+
+A theorem states its guarantee in one notion (DESIGN.md §4).  Every part of the tool that must treat
+notions differently — the engine comparing a bound with an exact profile, the (eps, delta) reading used
+to compare theorems across notions, the report's axes, the command line's words, the audit — reads the
+:class:`Notion` record here instead of testing ``notion == "..."``.  Adding a notion is one
+:func:`register_notion` call.
+
+Exact profiles (``verify.instances``) and audit results (``verify.simulate``) are used by duck typing:
+a profile answers ``renyi(alpha)``, ``delta(eps)``, ``eps(delta)``, ``mu``; an audit answers
+``mu_lower``, ``eps_lower_at(delta)``, ``delta_lower(eps)``, ``rdp_lower(alpha)``.  Nothing here imports
+upward.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from verify.errors import InputError
+from verify.privacy.gaussian import gdp_delta, gdp_eps
+from verify.privacy.rdp import rdp_to_dp_improved
+
+#: ``evaluate(at)`` returns a theorem's value at its notion parameter ``at`` (None for gdp)
+Evaluate = Callable[[Any], float]
+
+
+@dataclass(frozen=True)
+class Notion:
+    """One privacy (or utility) notion.
+
+    * ``parameter``: the parameter the notion's value is a function of (``alpha``, ``eps``,
+      ``delta``), or None.
+    * ``quantity``: the name of the value (``rdp_epsilon``, ``mu``, ...), as ``verify eval`` prints it.
+    * ``grid``: the values of ``parameter`` at which a bound is compared with an exact profile.
+    * ``probe``: a value of ``parameter`` used where only the other parameters matter (assumptions).
+    * ``exact``: ``exact(profile, at)``, the exact value of an instance's profile in this notion.
+    * ``to_eps``: ``to_eps(evaluate, delta)``, the epsilon at ``delta`` that a guarantee implies.
+    * ``audit_points`` and ``audit_lower``: where and how an audit's lower confidence bound reads.
+    """
+
+    name: str
+    label: str
+    quantity: str
+    parameter: str | None = None
+    privacy: bool = True
+    grid: tuple[float | None, ...] = (None,)
+    probe: float | None = None
+    exact: Callable[[Any, Any], float] | None = None
+    to_eps: Callable[[Evaluate, float], float] | None = None
+    audit_points: tuple[float, ...] | None = None
+    audit_lower: Callable[[Any, np.ndarray | None], np.ndarray] | None = None
+    #: the parameter's own admissible set, as a check raising InputError
+    check_parameter: Callable[[np.ndarray, str], None] | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_NOTIONS: dict[str, Notion] = {}
+
+
+def register_notion(notion: Notion) -> Notion:
+    """Add ``notion`` to the registry (its name must be new)."""
+    if notion.name in _NOTIONS:
+        raise ValueError(f"notion {notion.name!r} is already registered")
+    _NOTIONS[notion.name] = notion
+    return notion
+
+
+def notion(name: str) -> Notion:
+    """The record of a registered notion; InputError naming the known ones otherwise."""
+    try:
+        return _NOTIONS[name]
+    except KeyError:
+        raise InputError(f"notion must be one of {tuple(_NOTIONS)}, got {name!r}", "notion") from None
+
+
+def notions() -> tuple[Notion, ...]:
+    """Every registered notion, in registration order."""
+    return tuple(_NOTIONS.values())
+
+
+# ---------------------------------------------------------------------------------------------------
+# delta(eps) curves
+# ---------------------------------------------------------------------------------------------------
+
+
+def invert_delta(delta_of: Callable[[np.ndarray], np.ndarray], delta: np.ndarray,
+                 iterations: int = 200, eps_max: float = 1e4) -> np.ndarray:
+    """``eps(delta) = min{eps >= 0: delta_of(eps) <= delta}`` by vectorised bisection.
+
+    ``delta_of`` is non-increasing (every hockey-stick curve is).  Returns the conservative end of the
+    final bracket, and ``inf`` where ``delta`` lies below ``delta_of(eps_max)`` (a pair with a part of P
+    singular to Q, or beyond any eps of interest).  The one inversion of a delta(eps) curve in the tool.
+    """
+    delta = np.asarray(delta, dtype=float)
+    flat = delta.ravel()
+    out = np.zeros_like(flat)
+    at_zero = np.asarray(delta_of(np.zeros(1)), dtype=float).ravel()[0]
+    todo = flat < at_zero
+    if not np.any(todo):
+        return out.reshape(delta.shape)
+    hi = np.ones(1)
+    while np.asarray(delta_of(hi), dtype=float).ravel()[0] > flat[todo].min() and hi[0] < eps_max:
+        hi = hi * 2
+    target = flat[todo]
+    lo_v = np.zeros_like(target)
+    hi_v = np.full_like(target, hi[0])
+    unreachable = np.asarray(delta_of(hi), dtype=float).ravel()[0] > target
+    for _ in range(iterations):
+        mid = 0.5 * (lo_v + hi_v)
+        above = np.asarray(delta_of(mid), dtype=float) > target
+        lo_v = np.where(above, mid, lo_v)
+        hi_v = np.where(above, hi_v, mid)
+        if np.all(hi_v - lo_v <= 1e-14 * np.maximum(1.0, hi_v)):
+            break
+    out[todo] = np.where(unreachable, np.inf, hi_v)
+    return out.reshape(delta.shape)
+
+
+# ---------------------------------------------------------------------------------------------------
+# (eps, delta) readings of each notion's guarantee
+# ---------------------------------------------------------------------------------------------------
+
+#: Rényi orders over which an RDP curve is converted to (eps, delta)
+RDP_ORDERS = np.concatenate([np.linspace(1.05, 3.0, 40), np.geomspace(3.1, 512.0, 60)])
+
+
+def _eps_of_eps_delta(evaluate: Evaluate, delta: float) -> float:
+    return float(evaluate(delta))
+
+
+def _eps_of_gdp(evaluate: Evaluate, delta: float) -> float:
+    return float(gdp_eps(float(evaluate(None)), delta))
+
+
+def _eps_of_rdp(evaluate: Evaluate, delta: float) -> float:
+    rdp = np.asarray(evaluate(RDP_ORDERS), dtype=float)
+    return float(rdp_to_dp_improved(RDP_ORDERS, rdp, delta))
+
+
+def _eps_of_fdp(evaluate: Evaluate, delta: float) -> float:
+    """Invert the guarantee's delta(eps) (scalar evaluations: f-DP bounds are numeric operators)."""
+    curve = np.vectorize(lambda e: float(evaluate(float(e))), otypes=[float])
+    return float(invert_delta(curve, np.asarray([delta]), iterations=50)[0])
+
+
+def _check_alpha(alpha: np.ndarray, where: str) -> None:
+    if np.any(np.asarray(alpha) <= 1):
+        raise InputError("parameter alpha must be > 1", "alpha", where)
+
+
+#: eps grid on which a non-Gaussian profile's effective mu is taken
+MU_EPS_GRID = np.concatenate([np.linspace(0.0, 2.0, 21), np.linspace(2.25, 12.0, 40)])
+
+
+def effective_mu(profile) -> float:
+    """The smallest mu with T(P,Q) >= G_mu: exact for Gaussian pairs, else from delta(eps) on a grid.
+
+    For a non-Gaussian pair, mu-GDP holds iff delta(eps) <= delta_mu(eps) for every eps (duality);
+    the grid maximum of the per-eps mu is the pair's mu up to the grid (a lower estimate, so a bound
+    that falls below it is violated for sure).
+    """
+    if getattr(profile, "mu", None) is not None:
+        return float(profile.mu)
+    deltas = np.asarray(profile.delta(MU_EPS_GRID), dtype=float)
+    lo = np.zeros_like(deltas)
+    hi = np.full_like(deltas, 60.0)
+    for _ in range(80):  # bisection: gdp_delta is increasing in mu
+        mid = 0.5 * (lo + hi)
+        below = np.asarray(gdp_delta(np.maximum(mid, 1e-12), MU_EPS_GRID)) < deltas
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+    return float(np.max(np.where(deltas > 1e-14, lo, 0.0)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# the registry
+# ---------------------------------------------------------------------------------------------------
+
+RDP = register_notion(Notion(
+    name="rdp", label="Rényi DP", quantity="rdp_epsilon", parameter="alpha",
+    grid=(1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0), probe=2.0,
+    exact=lambda profile, at: float(profile.renyi(at)), to_eps=_eps_of_rdp,
+    audit_points=(1.5, 2.0, 4.0, 8.0, 16.0, 32.0),
+    audit_lower=lambda result, at: np.asarray(result.rdp_lower(at)),
+    check_parameter=_check_alpha))
+GDP = register_notion(Notion(
+    name="gdp", label="Gaussian DP", quantity="mu", parameter=None,
+    exact=lambda profile, at: effective_mu(profile),
+    to_eps=_eps_of_gdp,
+    audit_lower=lambda result, at: np.asarray(result.mu_lower)))
+FDP = register_notion(Notion(
+    name="fdp", label="f-DP (tradeoff curve)", quantity="delta", parameter="eps",
+    grid=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), probe=1.0,
+    exact=lambda profile, at: float(profile.delta(at)), to_eps=_eps_of_fdp,
+    audit_points=(0.0,),  # one point (f-DP operators are costly); the audited delta is largest at eps = 0
+    audit_lower=lambda result, at: np.asarray(result.delta_lower(at))))
+EPS_DELTA = register_notion(Notion(
+    name="eps_delta", label="(ε, δ)-DP", quantity="eps", parameter="delta",
+    grid=(1e-2, 1e-3, 1e-5, 1e-8), probe=1e-5,
+    exact=lambda profile, at: float(profile.eps(at)), to_eps=_eps_of_eps_delta,
+    audit_lower=lambda result, at: np.asarray(result.eps_lower_at(at))))
+UTILITY = register_notion(Notion(
+    name="utility", label="expected excess risk", quantity="excess_risk", parameter=None, privacy=False))
+
+
+__all__ = ["EPS_DELTA", "FDP", "GDP", "Notion", "RDP", "RDP_ORDERS", "UTILITY", "effective_mu", "invert_delta",
+           "notion", "notions", "register_notion"]

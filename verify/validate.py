@@ -1,0 +1,97 @@
+"""Input validation: one dialect for every public function (builders, conversions, commands).
+
+Each helper returns the value converted (``float``, ``int``, ``str`` or an array) or raises
+:class:`~verify.errors.InputError` naming the parameter and the violated condition, e.g.
+``bok_c16: sigma must be finite and > 0, got -1``.  ``where`` is the function or record at fault.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Collection
+
+import numpy as np
+
+from verify.errors import InputError
+
+
+def number(name: str, value, where: str = "") -> float:
+    """A real number (NaN refused; infinities allowed: the caller decides)."""
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be a number, got {value!r}", name, where)
+    try:
+        v = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{name} must be a number, got {value!r}", name, where) from None
+    if math.isnan(v):
+        raise InputError(f"{name} must be a number, got NaN", name, where)
+    return v
+
+
+def finite(name: str, value, where: str = "") -> float:
+    v = number(name, value, where)
+    if not math.isfinite(v):
+        raise InputError(f"{name} must be finite, got {value!r}", name, where)
+    return v
+
+
+def positive(name: str, value, where: str = "") -> float:
+    v = number(name, value, where)
+    if not (math.isfinite(v) and v > 0):
+        raise InputError(f"{name} must be finite and > 0, got {value!r}", name, where)
+    return v
+
+
+def nonnegative(name: str, value, where: str = "") -> float:
+    v = number(name, value, where)
+    if not (math.isfinite(v) and v >= 0):
+        raise InputError(f"{name} must be finite and >= 0, got {value!r}", name, where)
+    return v
+
+
+def probability(name: str, value, where: str = "", *, open_lo: bool = True, open_hi: bool = False) -> float:
+    """A number in the unit interval; ``(0, 1]`` by default."""
+    v = number(name, value, where)
+    lo_ok = v > 0 if open_lo else v >= 0
+    hi_ok = v < 1 if open_hi else v <= 1
+    if not (lo_ok and hi_ok):
+        interval = ("(" if open_lo else "[") + "0, 1" + (")" if open_hi else "]")
+        raise InputError(f"{name} must lie in {interval}, got {value!r}", name, where)
+    return v
+
+
+def integer(name: str, value, where: str = "", low: int = 1, high: int = 2 ** 53) -> int:
+    """An integer in ``[low, high]`` (a float with an integer value is accepted)."""
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be an integer, got {value!r}", name, where)
+    try:
+        v = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{name} must be an integer, got {value!r}", name, where) from None
+    if not (math.isfinite(v) and v == round(v) and v >= low):
+        raise InputError(f"{name} must be an integer >= {low}, got {value!r}", name, where)
+    if v > high:
+        raise InputError(f"{name} must be <= {high:g}, got {value!r}", name, where)
+    return int(v)
+
+
+def choice(name: str, value, options: Collection[str], where: str = "") -> str:
+    if value not in options:
+        raise InputError(f"{name} must be one of {tuple(options)}, got {value!r}", name, where)
+    return value
+
+
+def array(name: str, value, shape: tuple[int, ...] | None = None, where: str = "") -> np.ndarray:
+    """A finite float array (of ``shape`` when given)."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{name} must be numeric", name, where) from None
+    if shape is not None and arr.shape != shape:
+        raise InputError(f"{name} must have shape {shape} (mismatched dimensions), got {arr.shape}", name, where)
+    if not np.all(np.isfinite(arr)):
+        raise InputError(f"{name} must be finite", name, where)
+    return arr
+
+
+__all__ = ["array", "choice", "finite", "integer", "nonnegative", "number", "positive", "probability"]
