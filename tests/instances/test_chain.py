@@ -98,7 +98,7 @@ def test_bok_thm42_equality_case(n, m, ratio, frac, T, sigma, L):
     M = m * ratio
     eta = frac * 2 / (M + m)  # the tight range eta <= 2/(M+m)
     inst = FAMILIES["bok_thm42"].build(n=n, eta=eta, sigma=sigma, T=T, m=m, M=M, Delta=L)
-    assert inst.run["tight"]
+    assert inst.run.tight
     assert inst.profile().mu == pytest.approx(bok_thm42_mu(L, n, sigma, eta, m, M, T), rel=1e-12)
 
 

@@ -56,15 +56,15 @@ def test_derived_constants_of_the_quadratic_chain():
     p = inst.params()
     assert (p["m"], p["M"], p["d"], p["b"], p["l"], p["E"], p["q"]) == (0.5, 2.0, 4, 4, 3, 3, 4 / 12)
     assert inst.setting.batches == "cyclic" and inst.setting.constraint == "none"
-    assert inst.run["differing_index"] == 8
-    np.testing.assert_allclose(inst.run["eigenvalues"], [0.5, 1.0, 1.5, 2.0])
+    assert inst.run.differing_index == 8
+    np.testing.assert_allclose(inst.run.eigenvalues, [0.5, 1.0, 1.5, 2.0])
     assert FAMILIES["quadratic_chain"].build(n=2, eta=0.1, sigma=1.0, T=1, m=1.0, M=1.0, Delta=1.0).params()["d"] == 1
 
 
 def test_c16_and_at22_runs_describe_the_constructions():
     c16 = FAMILIES["bok_c16"].build(n=10, eta=0.1, sigma=1.0, T=5, Delta=2.0, D=3.0, cells=64)
-    assert c16.run["interval"] == (-1.5, 1.5) and c16.run["x0"] == 0.0
-    assert c16.run["record_gradient"] == 0.0 and c16.run["record_gradient_prime"] == -2.0
+    assert c16.run.interval == (-1.5, 1.5) and c16.run.x0 == 0.0
+    assert c16.run.record_gradient == 0.0 and c16.run.record_gradient_prime == -2.0
     at = FAMILIES["at22_thm41"].build(n=10, eta=0.1, sigma=1.0, T=5, Delta=2.0, D=3.0, b=2, cells=64)
     assert at.setting.batches == "uniform" and at.params()["q"] == 0.2 and at.params()["L"] == 2.0
 

@@ -12,7 +12,7 @@ from verify.instances.grid import IntervalGrid, Mixture, evolve, normal_mass
 from verify.instances.profile import DiscreteProfile
 from verify.privacy.gaussian import gdp_delta
 
-RDP_TABLE = Path("/work/shared/reference/sampled_gaussian_rdp.csv")
+RDP_TABLE = Path(__file__).resolve().parents[1] / "data" / "sampled_gaussian_rdp.csv"
 
 
 def test_normal_mass_in_the_tails():

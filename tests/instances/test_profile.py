@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from verify.errors import InputError
 from verify.instances.profile import DiscreteProfile, GaussianProfile
 
-REFERENCE = Path("/work/shared/reference/gdp_vectors.json")
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "gdp_vectors.json"
 
 
 def test_gaussian_pair_against_public_gdp_vectors():
@@ -142,6 +143,20 @@ def test_bad_queries_raise(call, match):
         call(GaussianProfile([0.0], [1.0], [1.0], [1.0]))
     with pytest.raises(ValueError, match=match):
         call(DiscreteProfile([0.5, 0.5], [0.3, 0.7]))
+
+
+@pytest.mark.parametrize("call, parameter", [
+    (lambda g: g.renyi(0.5), "alpha"),
+    (lambda g: g.delta("x"), "eps"),
+    (lambda g: g.eps(2.0), "delta"),
+    (lambda g: g.tradeoff(1.5), "a"),
+    (lambda g: g.delta(1.0, "sideways"), "direction"),
+])
+def test_bad_queries_are_input_errors_naming_the_parameter(call, parameter):
+    """The command line answers an InputError with exit 2 and one line; anything else is an internal error."""
+    with pytest.raises(InputError) as info:
+        call(GaussianProfile([0.0], [1.0], [1.0], [1.0]))
+    assert info.value.parameter == parameter
 
 
 def test_bad_pairs_raise():

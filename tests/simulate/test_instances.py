@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from verify.errors import InputError
 from verify.instances import FAMILIES
 from verify.simulate import audit, empirical_tradeoff, resolve, simulate
 
@@ -40,7 +41,7 @@ def test_gaussian_chain_band_contains_the_exact_tradeoff(family, params):
 def test_projected_1d_walk_rates_match_the_exact_grid_law(family, params):
     inst = FAMILIES[family].build(cells=2048, **params)
     exact = inst.profile()
-    lo, hi = inst.run["projection"]
+    lo, hi = inst.run.projection
     sim = resolve(inst)
     s = simulate(sim, 60_000, seed=5)
     t = lo + (hi - lo) * np.linspace(0.05, 0.95, 13)
@@ -81,3 +82,44 @@ def test_lower_bounds_never_exceed_exact_values_on_20_seeded_family_instances():
             assert r.mu_lower <= exact.mu
         checked += 1
     assert checked == 20
+
+
+def test_the_adapter_reads_the_run_description():
+    """dpsgd_worst_step: the 1-D walk of its last iterate (gradient 0 vs the clipped Delta, no projection)."""
+    inst = FAMILIES["dpsgd_worst_step"].build(n=20, b=2, eta=0.5, sigma=1.5, T=3, Delta=2.0)
+    sim = resolve(inst)
+    assert (sim.n, sim.batch_size, sim.batches, sim.steps, sim.constraint) == (20, 2, "poisson", 3, None)
+    np.testing.assert_array_equal(sim.x_other, [2.0])
+    assert not np.any(sim.X) and sim.known_constants == inst.params()
+
+
+def test_a_pair_of_laws_is_not_simulated():
+    inst = FAMILIES["gaussian_mechanism"].build(n=4, sigma=0.5, Delta=2.0)
+    with pytest.raises(InputError, match="gaussian_pair") as info:
+        resolve(inst)
+    assert info.value.parameter == "target"
+
+
+def test_langevin_is_simulated_as_the_chain_of_one_record():
+    """LMC is the canonical chain with n = 1 and sigma = sqrt(2/eta) (its run says so; it was a KeyError)."""
+    eta, T = 0.2, 6
+    inst = FAMILIES["langevin_quadratic"].build(eta=eta, T=T, m=0.5, M=1.0, Delta=1.0)
+    sim = resolve(inst)
+    assert (sim.n, sim.steps) == (1, T) and sim.sigma == pytest.approx(np.sqrt(2 / eta))
+    assert sim.statistic is not None
+    r = audit(inst, runs=20_000, seed=3, delta=1e-3)
+    assert r.mu_lower <= inst.profile().mu
+
+
+@pytest.mark.parametrize("name, params, parameter", [
+    ("logistic_ball", dict(n=1), "n"),
+    ("logistic_ball", dict(adjacency="any"), "adjacency"),
+    ("logistic_ball", dict(radius=0.0), "radius"),
+    ("huber_box", dict(T=2.5), "T"),
+    ("huber_box", dict(half_width=-1.0), "half_width"),
+])
+def test_bad_scenario_parameters_are_input_errors(name, params, parameter):
+    """The simulated scenarios validate like the exact families (one dialect: verify.validate)."""
+    with pytest.raises(InputError) as info:
+        resolve(name, params)
+    assert info.value.parameter == parameter and str(info.value).startswith(f"{name}: ")

@@ -3,19 +3,21 @@
 * :mod:`.profile`: :class:`PrivacyProfile` (Gaussian closed forms, discrete pairs, compositions);
 * :mod:`.chain`: closed-form Gaussian chains (quadratic / linear losses, full or cyclic batches);
 * :mod:`.grid`: exact density evolution of 1-D projected / subsampled runs on a grid;
-* :mod:`.instance`: the :class:`Instance` record and :class:`Family`;
-* :mod:`.families`: the families, :data:`FAMILIES`, including the papers' own constructions.
+* :mod:`.instance`: the :class:`Instance` record and its :class:`RunDescription`;
+* :mod:`.registry`: the family registry, :func:`register_family`, :data:`FAMILIES`, :func:`family`;
+* :mod:`.families`: the families, including the papers' own constructions (registered on import).
 """
 
-from verify.instances.families import (FAMILIES, at22_thm41, bok_c16, bok_c17, bok_thm42, chourasia_thm3,
-                                       composition_reference, dpsgd_worst_step, interval_walk, linear_chain,
-                                       quadratic_chain, subsampled_linear)
-from verify.instances.instance import Family, Instance
+from verify.instances.families import (at22_thm41, bok_c16, bok_c17, bok_cor52, bok_thm42, chourasia_thm3,
+                                       composition_reference, dpsgd_worst_step, gaussian_mechanism, interval_walk,
+                                       langevin_quadratic, linear_chain, quadratic_chain, subsampled_linear)
+from verify.instances.instance import Instance, RunDescription
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile, PrivacyProfile
+from verify.instances.registry import COSTS, FAMILIES, Family, family, register_family
 
 __all__ = [
-    "FAMILIES", "CompositionProfile", "DiscreteProfile", "Family", "GaussianProfile", "Instance",
-    "PrivacyProfile", "at22_thm41", "bok_c16", "bok_c17", "bok_thm42", "chourasia_thm3",
-    "composition_reference", "dpsgd_worst_step", "interval_walk", "linear_chain", "quadratic_chain",
-    "subsampled_linear",
+    "COSTS", "FAMILIES", "CompositionProfile", "DiscreteProfile", "Family", "GaussianProfile", "Instance",
+    "PrivacyProfile", "RunDescription", "at22_thm41", "bok_c16", "bok_c17", "bok_cor52", "bok_thm42",
+    "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "family", "gaussian_mechanism", "interval_walk",
+    "langevin_quadratic", "linear_chain", "quadratic_chain", "register_family", "subsampled_linear",
 ]

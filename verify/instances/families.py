@@ -1,27 +1,42 @@
 """The instance families: Gaussian chains, 1-D interval walks and the papers' own constructions.
 
 Every builder takes canonical parameters (DESIGN.md §3) plus family keywords and returns an
-:class:`~verify.instances.instance.Instance`; invalid parameters raise ``ValueError`` naming the
-problem.  Conventions: the differing record is replaced (``adjacency="replace"``) unless stated;
-Delta is the sup norm of the gradient difference of the differing record; Poisson batches keep the
-denominator ``b``; per-step parameter noise has std ``eta * sigma``.
+:class:`~verify.instances.instance.Instance`; invalid parameters raise
+:class:`~verify.errors.InputError` naming the parameter.  Conventions: the differing record is
+replaced (``adjacency="replace"``) unless stated; Delta is the sup norm of the gradient difference
+of the differing record; Poisson batches keep the denominator ``b``; per-step parameter noise has
+std ``eta * sigma``.  Each family is registered once, at the end of this module
+(:func:`verify.instances.registry.register_family`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from verify.errors import InputError
 from verify.instances.chain import QuadraticRun
 from verify.instances.grid import IntervalGrid, Mixture, evolve_many
-from verify.instances.instance import (Family, Instance, as_array, batches_of, choice, integer,
-                                       nonnegative, positive, sensitivity)
+from verify.instances.instance import BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile
-from verify.theorem import Setting
+from verify.instances.registry import register_family
+from verify.privacy.rdp import sampled_gaussian_rdp
+from verify.setting import Setting, loss_classes
+from verify.validate import array, choice, finite, integer, nonnegative, positive, probability
+from verify.vocabulary import contradictions, derive
 
 #: eps grid on which the refinement error of a grid profile is measured (sup-norm of delta(eps))
 ERROR_EPS = np.linspace(0.0, 4.0, 41)
+
+LINEAR = loss_classes("linear")  # linear losses: convex, smooth for every M, Lipschitz
+
+
+def _with_run(instance: Instance, **changes) -> Instance:
+    """``instance`` with its run description changed (a new record: instances are immutable)."""
+    return dataclasses.replace(instance, run=dataclasses.replace(instance.run, **changes))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -29,43 +44,74 @@ ERROR_EPS = np.linspace(0.0, 4.0, 41)
 # ---------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ChainGeometry:
+    """The losses of a Gaussian chain, ``l_i(theta) = 1/2 theta^T H theta - h_i^T theta`` (H = 0: linear).
+
+    ``eigenvalues`` of H and ``basis`` (its eigenvectors; None when H is given diagonal);
+    ``difference``: the differing record's gradient difference, in the eigenbasis; ``records``: the
+    ``h_i`` of D in the original basis (None: all zero); ``loss`` in words; ``classes`` of the losses.
+    """
+
+    eigenvalues: np.ndarray
+    basis: np.ndarray | None
+    difference: np.ndarray
+    records: np.ndarray | None
+    loss: str
+    classes: frozenset[str]
+
+    @property
+    def linear(self) -> bool:
+        return not np.any(self.eigenvalues)
+
+
+@dataclass(frozen=True)
+class ChainStart:
+    """``theta_0``: ``mean`` (eigenbasis), plus ``N(0, var I)`` noise when ``init == "gaussian"``."""
+
+    init: str
+    mean: np.ndarray
+    var: float
+
+
 def _spectrum(where: str, d, m, M, eigenvalues, H):
     """Eigenvalues and eigenvectors of the shared H, with (m, M) checked against them."""
     if H is not None:
-        H = np.asarray(H, dtype=float)
+        H = array("H", H, where=where)
         if H.ndim != 2 or H.shape[0] != H.shape[1]:
-            raise ValueError(f"{where}: H must be a square matrix, got shape {H.shape}")
-        if not np.all(np.isfinite(H)) or not np.allclose(H, H.T, rtol=1e-12, atol=1e-14):
-            raise ValueError(f"{where}: H must be symmetric positive definite (it is not symmetric)")
+            raise InputError(f"H must be a square matrix, got shape {H.shape}", "H", where)
+        if not np.allclose(H, H.T, rtol=1e-12, atol=1e-14):
+            raise InputError("H must be symmetric positive definite (it is not symmetric)", "H", where)
         lam, U = np.linalg.eigh(H)
     elif eigenvalues is not None:
-        lam = np.atleast_1d(np.asarray(eigenvalues, dtype=float))
-        if lam.ndim != 1 or not np.all(np.isfinite(lam)):
-            raise ValueError(f"{where}: eigenvalues must be a finite vector")
+        lam = np.atleast_1d(array("eigenvalues", eigenvalues, where=where))
+        if lam.ndim != 1:
+            raise InputError("eigenvalues must be a finite vector", "eigenvalues", where)
         U = None
     else:
         if m is None or M is None:
-            raise ValueError(f"{where}: give m and M (or eigenvalues, or H)")
+            raise InputError("give m and M (or eigenvalues, or H)", "m" if m is None else "M", where)
         m = positive("m", m, where)
         M = positive("M", M, where)
         if M < m:
-            raise ValueError(f"{where}: need m <= M, got m={m} > M={M}")
+            raise InputError(f"need m <= M, got m={m} > M={M}", "M", where)
         if d is None:
             d = 1 if m == M else 2
         d = integer("d", d, where)
         if d == 1 and m != M:
-            raise ValueError(f"{where}: d=1 cannot hold both eigenvalues m={m} and M={M}; use d >= 2")
+            raise InputError(f"d=1 cannot hold both eigenvalues m={m} and M={M}; use d >= 2", "d", where)
         lam = np.linspace(m, M, d) if d > 1 else np.array([m])
         U = None
     if d is not None and integer("d", d, where) != lam.size:
-        raise ValueError(f"{where}: d={d} does not match H of dimension {lam.size} (mismatched dimensions)")
+        raise InputError(f"d={d} does not match H of dimension {lam.size} (mismatched dimensions)", "d", where)
     if np.any(lam <= 0):
-        raise ValueError(f"{where}: H must be symmetric positive definite (smallest eigenvalue {lam.min()!r} <= 0)")
+        raise InputError(f"H must be symmetric positive definite (smallest eigenvalue {lam.min()!r} <= 0)", "H",
+                         where)
     lo, hi = float(lam.min()), float(lam.max())
     for name, given, true in (("m", m, lo), ("M", M, hi)):
         if given is not None and (H is not None or eigenvalues is not None) \
-                and not math.isclose(float(given), true, rel_tol=1e-9):
-            raise ValueError(f"{where}: {name}={given} does not match the eigenvalues of H ({true})")
+                and not math.isclose(finite(name, given, where), true, rel_tol=1e-9):
+            raise InputError(f"{name}={given} does not match the eigenvalues of H ({true})", name, where)
     return lam, U
 
 
@@ -77,97 +123,98 @@ def _direction(where: str, direction, lam: np.ndarray, U) -> np.ndarray:
         v = np.zeros(d)
         v[int(np.argmin(lam) if direction == "m" else np.argmax(lam))] = 1.0
         return v
-    v = as_array("direction", direction, (d,), where)
+    v = array("direction", direction, (d,), where)
     norm = np.linalg.norm(v)
     if norm == 0:
-        raise ValueError(f"{where}: direction must be a non-zero vector")
+        raise InputError("direction must be a non-zero vector", "direction", where)
     v = v / norm
     return v if U is None else U.T @ v
 
 
-def _gaussian_chain(*, where: str, family: str, name: str, n, eta, sigma, T, lam: np.ndarray, U,
-                    Delta, d_vec: np.ndarray | None, batches, b, position, init, init_var, theta0,
-                    records, loss_classes, extra_constants, run_extra, linear: bool,
-                    setting_loss: str) -> Instance:
-    n = integer("n", n, where)
+def _chain_start(where: str, geometry: ChainGeometry, eta: float, sigma: float, init, init_var,
+                 theta0) -> ChainStart:
+    lam, d = geometry.eigenvalues, geometry.eigenvalues.size
+    choice("init", init, ("fixed", "gaussian"), where)
+    mean0 = np.zeros(d) if theta0 is None else array("theta0", theta0, (d,), where)
+    if geometry.basis is not None:
+        mean0 = geometry.basis.T @ mean0
+    if init == "gaussian":
+        if init_var is None:
+            if geometry.linear:
+                raise InputError("init='gaussian' on linear losses needs init_var", "init_var", where)
+            # Chourasia et al. 2021, Lemma 5: theta_0 ~ N(0, (2 sigma_C^2 / lambda) I), sigma_C^2 = eta sigma^2 / 2
+            init_var = eta * sigma ** 2 / float(lam.min())
+        return ChainStart(init, mean0, positive("init_var", init_var, where))
+    if init_var not in (None, 0, 0.0):
+        raise InputError("init_var is only meaningful with init='gaussian'", "init_var", where)
+    return ChainStart(init, mean0, 0.0)
+
+
+def _batch_means(where: str, geometry: ChainGeometry, plan: BatchPlan) -> tuple[np.ndarray | None, np.ndarray]:
+    """The records' linear terms in the eigenbasis (None: all zero) and their mean per batch, ``(l, d)``."""
+    d = geometry.eigenvalues.size
+    if geometry.records is None:
+        return None, np.zeros((plan.l, d))
+    h = array("records", geometry.records, (plan.n, d), where)
+    if geometry.basis is not None:
+        h = h @ geometry.basis
+    return h, h.reshape(plan.l, plan.b, d).mean(axis=1)
+
+
+def _excess_risk(where: str, lam: np.ndarray, hbar: np.ndarray, eta: float, sigma: float, T: int,
+                 start: ChainStart):
+    """Exact ``E[L_D(theta_t) - min L_D]`` of a quadratic chain as a function of ``t`` (default ``T``)."""
+    theta_star = hbar.mean(axis=0) / lam  # H^{-1} hbar (eigenbasis)
+
+    def excess(T_query=None):
+        Ts = np.atleast_1d(np.asarray(T if T_query is None else T_query))
+        out = []
+        for t in Ts.ravel():
+            r = QuadraticRun(lam, hbar, eta, sigma, integer("T", t, where), start.mean, start.var)
+            gap = r.mean() - theta_star
+            out.append(0.5 * float(np.sum(lam * (gap ** 2 + r.variances()))))
+        res = np.asarray(out).reshape(Ts.shape)
+        return res[0] if np.ndim(T if T_query is None else T_query) == 0 else res
+
+    return excess
+
+
+def _gaussian_chain(where: str, name: str, geometry: ChainGeometry, plan: BatchPlan, eta, sigma, T,
+                    init, init_var, theta0, constants: dict[str, float]) -> Instance:
+    """The chain instance of family ``where``; ``constants``: the canonical constants of the losses."""
     eta = positive("eta", eta, where)
     sigma = positive("sigma", sigma, where)
     T = integer("T", T, where)
-    d = lam.size
-    b, l = batches_of(n, batches, b, where, ("full", "cyclic"))
-    if l * d > 10 ** 7:
-        raise ValueError(f"{where}: l*d = {l * d} batch means is too large (max 1e7)")
-    position = integer("position", position, where, low=0)
-    if position >= l:
-        raise ValueError(f"{where}: position must be < l = n/b = {l}, got {position}")
-    x_max = eta * float(lam.max())
-    if x_max > 2:
-        raise ValueError(f"{where}: need eta*M <= 2 (the chain diverges otherwise), got {x_max}")
-    choice("init", init, ("fixed", "gaussian"), where)
-    mean0 = np.zeros(d) if theta0 is None else as_array("theta0", theta0, (d,), where)
-    if U is not None:
-        mean0 = U.T @ mean0
-    if init == "gaussian":
-        if init_var is None:
-            if linear:
-                raise ValueError(f"{where}: init='gaussian' on linear losses needs init_var")
-            # Chourasia et al. 2021, Lemma 5: theta_0 ~ N(0, (2 sigma_C^2 / lambda) I), sigma_C^2 = eta sigma^2 / 2
-            init_var = eta * sigma ** 2 / float(lam.min())
-        init_var = positive("init_var", init_var, where)
-    else:
-        if init_var not in (None, 0, 0.0):
-            raise ValueError(f"{where}: init_var is only meaningful with init='gaussian'")
-        init_var = 0.0
-    if records is None:
-        h = None
-        hbar = np.zeros((l, d))
-    else:
-        h = as_array("records", records, (n, d), where)
-        if U is not None:
-            h = h @ U
-        hbar = h.reshape(l, b, d).mean(axis=1)
-    if d_vec is None or not np.any(d_vec):
-        raise ValueError(f"{where}: the differing record equals the original (gradient difference 0)")
-    i_star = position * b
-    diff = np.zeros((l, d))
-    diff[position] = d_vec / b  # (h'_{i*} - h_{i*}) / b moves the mean of batch `position`
-    run_D = QuadraticRun(lam, hbar, eta, sigma, T, mean0, init_var)
+    lam, d = geometry.eigenvalues, geometry.eigenvalues.size
+    if plan.l * d > 10 ** 7:
+        raise InputError(f"l*d = {plan.l * d} batch means is too large (max 1e7)", "b", where)
+    if eta * float(lam.max()) > 2:
+        raise InputError(f"need eta*M <= 2 (the chain diverges otherwise), got {eta * float(lam.max())}", "eta",
+                         where)
+    start = _chain_start(where, geometry, eta, sigma, init, init_var, theta0)
+    h, hbar = _batch_means(where, geometry, plan)
+    if not np.any(geometry.difference):
+        raise InputError("the differing record equals the original (gradient difference 0)", "Delta", where)
+    diff = np.zeros((plan.l, d))
+    diff[plan.position] = geometry.difference / plan.b  # (h'_{i*} - h_{i*}) / b moves the mean of batch `position`
+    run_D = QuadraticRun(lam, hbar, eta, sigma, T, start.mean, start.var)
     shift = QuadraticRun(lam, diff, eta, sigma, T, np.zeros(d), 0.0)
 
     def compute() -> GaussianProfile:
         var = run_D.variances()
         return GaussianProfile(np.zeros(d), var, shift.mean(), var)
 
-    constants = {"n": n, "b": b, "q": b / n, "T": T, "eta": eta, "sigma": sigma, "d": d}
-    if batches == "cyclic":
-        constants["l"] = l
-        if T % l == 0:
-            constants["E"] = T // l
-    if Delta is not None:
-        constants["Delta"] = Delta
-    constants.update(extra_constants)
-    extras = {}
-    if not linear:
-        def excess(T_query=None):
-            Ts = np.atleast_1d(np.asarray(T if T_query is None else T_query))
-            theta_star = hbar.mean(axis=0) / lam  # H^{-1} hbar (eigenbasis)
-            out = []
-            for t in Ts.ravel():
-                t = integer("T", t, where)
-                r = QuadraticRun(lam, hbar, eta, sigma, t, mean0, init_var)
-                gap = r.mean() - theta_star
-                out.append(0.5 * float(np.sum(lam * (gap ** 2 + r.variances()))))
-            res = np.asarray(out).reshape(Ts.shape)
-            return res[0] if np.ndim(T if T_query is None else T_query) == 0 else res
-        extras["expected_excess_risk"] = excess
-    setting = Setting(algorithm="noisy_gd", batches=batches, loss=setting_loss, constraint="none",
-                      adjacency="replace", init=init, release="last")
-    run = {"eigenvalues": lam, "basis": U, "records": h if h is not None else "all zero", "differing_index": i_star,
-           "gradient_difference": d_vec, "eta": eta, "sigma": sigma, "T": T, "batches": batches,
-           "b": b, "position": position, "projection": None, "init": init, "init_mean": mean0,
-           "init_var": init_var, **run_extra}
-    return Instance(name=name, family=family, setting=setting, loss_classes=frozenset(loss_classes),
-                    constants=constants, run=run, compute=compute, extras=extras)
+    extras = {} if geometry.linear else {"expected_excess_risk": _excess_risk(where, lam, hbar, eta, sigma, T, start)}
+    setting = Setting(algorithm="noisy_gd", batches=plan.batches, loss="linear" if geometry.linear else "quadratic",
+                      constraint="none", adjacency="replace", init=start.init, release="last")
+    run = RunDescription(
+        kind="gaussian_chain", loss=geometry.loss, n=plan.n, b=plan.b, T=T, eta=eta, sigma=sigma,
+        batches=plan.batches, position=plan.position, init=start.init, eigenvalues=lam, basis=geometry.basis,
+        records=h, differing_index=plan.position * plan.b, gradient_difference=geometry.difference,
+        init_mean=start.mean, init_var=start.var)
+    return Instance(name=name, family=where, setting=setting, loss_classes=geometry.classes,
+                    constants={**plan.constants(T), "eta": eta, "sigma": sigma, "d": d, **constants}, run=run,
+                    compute=compute, extras=extras)
 
 
 def quadratic_chain(n, eta, sigma, T, m=None, M=None, Delta=None, d=None, batches="full", b=None,
@@ -187,17 +234,16 @@ def quadratic_chain(n, eta, sigma, T, m=None, M=None, Delta=None, d=None, batche
     where = _family
     lam, U = _spectrum(where, d, m, M, eigenvalues, H)
     if Delta is None:
-        raise ValueError(f"{where}: Delta (the gradient sensitivity) is required")
+        raise InputError("Delta (the gradient sensitivity) is required", "Delta", where)
     Delta = sensitivity(Delta, where)
-    v = _direction(where, direction, lam, U)
-    return _gaussian_chain(
-        where=where, family=_family, name=name or f"{_family}(n={n}, T={T}, eta={eta}, sigma={sigma})",
-        n=n, eta=eta, sigma=sigma, T=T, lam=lam, U=U, Delta=Delta, d_vec=Delta * v, batches=batches, b=b,
-        position=position, init=init, init_var=init_var, theta0=theta0, records=records,
-        loss_classes={"quadratic", "convex", "strongly_convex", "smooth"}
-        | ({"squared"} if np.ptp(lam) <= 1e-12 * lam.max() else set()),
-        extra_constants={"m": float(lam.min()), "M": float(lam.max())},
-        run_extra={"loss": "1/2 theta^T H theta - h_i^T theta"}, linear=False, setting_loss="quadratic")
+    isotropic = np.ptp(lam) <= 1e-12 * lam.max()  # H = m I: the squared loss
+    geometry = ChainGeometry(lam, U, Delta * _direction(where, direction, lam, U), records,
+                             "1/2 theta^T H theta - h_i^T theta",
+                             loss_classes("squared" if isotropic else "quadratic", "strongly_convex"))
+    plan = BatchPlan.of(where, n, batches, b, position, ("full", "cyclic"))
+    return _gaussian_chain(where, name or f"{_family}(n={n}, T={T}, eta={eta}, sigma={sigma})", geometry, plan,
+                           eta, sigma, T, init, init_var, theta0,
+                           {"Delta": Delta, "m": float(lam.min()), "M": float(lam.max())})
 
 
 def linear_chain(n, eta, sigma, T, Delta, d=1, batches="full", b=None, position=0, init="fixed",
@@ -213,27 +259,19 @@ def linear_chain(n, eta, sigma, T, Delta, d=1, batches="full", b=None, position=
     """
     where = "linear_chain"
     d = integer("d", d, where)
-    lam = np.zeros(d)
     Delta = sensitivity(Delta, where)
     v = np.eye(d)[0] if direction is None else _direction(where, direction, np.ones(d), None)
-    n_int = integer("n", n, where)
-    b_, l_ = batches_of(n_int, batches, b, where, ("full", "cyclic"))
-    pos = integer("position", position, where, low=0)
-    if pos >= l_:
-        raise ValueError(f"{where}: position must be < l = n/b = {l_}, got {position}")
-    if n_int * d > 10 ** 7:
-        raise ValueError(f"{where}: n*d = {n_int * d} is too large for an explicit dataset (max 1e7)")
-    records = np.zeros((n_int, d))
-    records[pos * b_] = -0.5 * Delta * v  # grad = -h
-    extra = {"L": Delta / 2, "m": 0.0}
+    plan = BatchPlan.of(where, n, batches, b, position, ("full", "cyclic"))
+    if plan.n * d > 10 ** 7:
+        raise InputError(f"n*d = {plan.n * d} is too large for an explicit dataset (max 1e7)", "n", where)
+    records = np.zeros((plan.n, d))
+    records[plan.position * plan.b] = -0.5 * Delta * v  # grad = -h
+    constants = {"Delta": Delta, "L": Delta / 2, "m": 0.0}
     if M is not None:
-        extra["M"] = positive("M", M, where)
-    return _gaussian_chain(
-        where=where, family="linear_chain", name=name or f"linear_chain(n={n}, T={T})", n=n, eta=eta,
-        sigma=sigma, T=T, lam=lam, U=None, Delta=Delta, d_vec=Delta * v, batches=batches, b=b,
-        position=position, init=init, init_var=init_var, theta0=theta0, records=records,
-        loss_classes={"linear", "convex", "smooth", "lipschitz"}, extra_constants=extra,
-        run_extra={"loss": "<g_i, theta>"}, linear=True, setting_loss="linear")
+        constants["M"] = positive("M", M, where)
+    geometry = ChainGeometry(np.zeros(d), None, Delta * v, records, "<g_i, theta>", LINEAR)
+    return _gaussian_chain(where, name or f"linear_chain(n={n}, T={T})", geometry, plan, eta, sigma, T, init,
+                           init_var, theta0, constants)
 
 
 def bok_thm42(n, eta, sigma, T, m, M, Delta, d=None, name=None) -> Instance:
@@ -241,18 +279,18 @@ def bok_thm42(n, eta, sigma, T, m, M, Delta, d=None, name=None) -> Instance:
 
     Full batch, unconstrained, ``eta < 2/M``; the last iterates are Gaussians with equal covariance
     and ``T(X_T, X'_T) = G_mu`` with Thm 4.2's mu exactly when ``eta <= 2/(M+m)`` (recorded as
-    ``run["tight"]``).  ``H`` has eigenvalues m and M (d >= 2 when m < M); the tilt is along m.
+    ``run.tight``).  ``H`` has eigenvalues m and M (d >= 2 when m < M); the tilt is along m.
     """
     where = "bok_thm42"
     eta_ = positive("eta", eta, where)
-    if eta_ * positive("M", M, where) >= 2:
-        raise ValueError(f"{where}: Thm 4.2 needs eta < 2/M, got eta*M = {eta_ * float(M)}")
+    M_ = positive("M", M, where)
+    if eta_ * M_ >= 2:
+        raise InputError(f"Thm 4.2 needs eta < 2/M, got eta*M = {eta_ * M_}", "eta", where)
     inst = quadratic_chain(n, eta, sigma, T, m=m, M=M, Delta=Delta, d=d, name=name or
                            f"bok_thm42(n={n}, T={T}, eta={eta}, sigma={sigma}, m={m}, M={M})",
                            _family="bok_thm42")
-    inst.run["tight"] = eta_ <= 2 / (float(M) + float(m))
-    inst.run["source"] = "Bok et al. 2024, Theorem 4.2 (proof, equality case)"
-    return inst
+    return _with_run(inst, tight=eta_ <= 2 / (M_ + float(m)),
+                     source="Bok et al. 2024, Theorem 4.2 (proof, equality case)")
 
 
 def bok_c17(n, b, eta, sigma, m, M, Delta, E=None, T=None, position=None, d=None, name=None) -> Instance:
@@ -265,19 +303,20 @@ def bok_c17(n, b, eta, sigma, m, M, Delta, E=None, T=None, position=None, d=None
     n_ = integer("n", n, where)
     b_ = integer("b", b, where)
     if n_ % b_:
-        raise ValueError(f"{where}: b must divide n, got n={n_}, b={b_}")
-    l = n_ // b_
-    if T is None:
-        if E is None:
-            raise ValueError(f"{where}: give E (epochs) or T (= l E)")
-        T = l * integer("E", E, where)
-    elif E is not None and integer("T", T, where) != l * integer("E", E, where):
-        raise ValueError(f"{where}: T must equal l*E = {l}*{E}")
-    inst = quadratic_chain(n, eta, sigma, T, m=m, M=M, Delta=Delta, d=d, batches="cyclic", b=b,
-                           position=l - 1 if position is None else position,
-                           name=name or f"bok_c17(n={n}, b={b}, T={T})", _family="bok_c17")
-    inst.run["source"] = "Bok et al. 2024, Theorem C.17"
-    return inst
+        raise InputError(f"b must divide n, got n={n_}, b={b_}", "b", where)
+    if T is None and E is None:
+        raise InputError("give E (epochs) or T (= l E)", "E", where)
+    given = {"n": n_, "b": b_, **({} if E is None else {"E": integer("E", E, where)}),
+             **({} if T is None else {"T": integer("T", T, where)})}
+    problems = contradictions(given, "cyclic")
+    if problems:
+        raise InputError(problems[0], "T", where)
+    cyclic = derive(given, "cyclic")  # l = n/b, T = l E
+    shown_T = cyclic["T"] if T is None else T
+    inst = quadratic_chain(n, eta, sigma, cyclic["T"], m=m, M=M, Delta=Delta, d=d, batches="cyclic", b=b,
+                           position=cyclic["l"] - 1 if position is None else position,
+                           name=name or f"bok_c17(n={n}, b={b}, T={shown_T})", _family="bok_c17")
+    return _with_run(inst, source="Bok et al. 2024, Theorem C.17")
 
 
 def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", name=None) -> Instance:
@@ -292,21 +331,20 @@ def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", name=None) -> Ins
     where = "chourasia_thm3"
     eta_ = positive("eta", eta, where)
     if eta_ >= 1:
-        raise ValueError(f"{where}: Thm 3 needs 0 < eta < 1 (eta < 1/beta with beta = 1), got {eta}")
+        raise InputError(f"Thm 3 needs 0 < eta < 1 (eta < 1/beta with beta = 1), got {eta}", "eta", where)
     d = integer("d", d, where)
     n_ = integer("n", n, where)
     Delta_ = sensitivity(Delta, where)
     if n_ * d > 10 ** 7:
-        raise ValueError(f"{where}: n*d = {n_ * d} is too large for an explicit dataset (max 1e7)")
+        raise InputError(f"n*d = {n_ * d} is too large for an explicit dataset (max 1e7)", "n", where)
     data = np.zeros((n_, d))
     data[0, 0] = Delta_ / 2
     inst = quadratic_chain(n, eta, sigma, T, Delta=Delta_, d=d, eigenvalues=np.ones(d), records=data,
                            direction=-np.eye(d)[0], init=init,
                            name=name or f"chourasia_thm3(n={n}, T={T}, eta={eta}, sigma={sigma})",
                            _family="chourasia_thm3")
-    inst.run.update({"loss": "1/2 |theta - x|^2", "x": data, "x_prime": -data[0],
-                     "source": "Chourasia et al. 2021, Theorem 3 (proof)"})
-    return inst
+    return _with_run(inst, loss="1/2 |theta - x|^2", data=data, data_prime=-data[0],
+                     source="Chourasia et al. 2021, Theorem 3 (proof)")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -314,11 +352,12 @@ def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", name=None) -> Ins
 # ---------------------------------------------------------------------------------------------------
 
 
-def _schedules(where, n, eta, batches, b, q, l, position, g, g_prime):
+def _schedules(n, eta, plan: BatchPlan, g, g_prime):
     """Per-step displacement mixtures for D and D' (record gradient g vs g'; other records 0)."""
-    if batches == "full":
+    if plan.batches == "full":
         return [Mixture((1.0,), (-eta * g / n,))], [Mixture((1.0,), (-eta * g_prime / n,))]
-    if batches == "cyclic":
+    b, l, position = plan.b, plan.l, plan.position
+    if plan.batches == "cyclic":
         still = Mixture((1.0,), (0.0,))
         sch_d = [still] * l
         sch_p = [still] * l
@@ -326,6 +365,7 @@ def _schedules(where, n, eta, batches, b, q, l, position, g, g_prime):
         sch_p = sch_p[:position] + [Mixture((1.0,), (-eta * g_prime / b,))] + sch_p[position + 1:]
         return sch_d, sch_p
     # poisson / uniform: the differing record is in the batch with probability q; denominator b
+    q = plan.q
     mix = lambda grad: Mixture((1.0,), (0.0,)) if grad == 0 else Mixture((1 - q, q), (0.0, -eta * grad / b))
     return [mix(g)], [mix(g_prime)]
 
@@ -342,6 +382,19 @@ def _grid_profile(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_erro
     profile = DiscreteProfile(fine.p, fine.q, support=fine.support, coarse=coarse, unresolved=fine.unresolved)
     profile.error = profile.error_of("delta", ERROR_EPS) + extra
     return profile
+
+
+def _interval(where: str, D, lo, x0) -> tuple[float, float, float, float]:
+    """``(D, lo, hi, x0)``: the interval ``[lo, lo + D]`` (default centred at 0) and a start inside it."""
+    D = nonnegative("D", D, where)
+    if D == 0:
+        raise InputError("the interval is empty (D = 0)", "D", where)
+    lo = -D / 2 if lo is None else finite("lo", lo, where)
+    hi = lo + D
+    x0 = (lo + hi) / 2 if x0 is None else finite("x0", x0, where)
+    if not lo <= x0 <= hi:
+        raise InputError(f"x0 = {x0} lies outside the interval [{lo}, {hi}]", "x0", where)
+    return D, lo, hi, x0
 
 
 def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0, x0=None, lo=None,
@@ -364,52 +417,33 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     sigma = positive("sigma", sigma, where)
     T = integer("T", T, where, high=10 ** 6)  # the grid engine steps through T
     Delta = sensitivity(Delta, where)
-    D = nonnegative("D", D, where)
-    if D == 0:
-        raise ValueError(f"{where}: the interval is empty (D = 0)")
-    lo = -D / 2 if lo is None else float(lo)
-    if not math.isfinite(lo):
-        raise ValueError(f"{where}: lo must be finite")
-    hi = lo + D
-    x0 = (lo + hi) / 2 if x0 is None else float(x0)
-    if not lo <= x0 <= hi:
-        raise ValueError(f"{where}: x0 = {x0} lies outside the interval [{lo}, {hi}]")
-    b, l = batches_of(n, batches, b, where, ("full", "cyclic", "poisson", "uniform"))
-    position = integer("position", position, where, low=0)
-    if position >= l:
-        raise ValueError(f"{where}: position must be < l = {l}, got {position}")
+    D, lo, hi, x0 = _interval(where, D, lo, x0)
+    plan = BatchPlan.of(where, n, batches, b, position, ("full", "cyclic", "poisson", "uniform"))
     choice("adjacency", adjacency, ("replace", "add_remove"), where)
-    offset = float(offset)
+    offset = finite("offset", offset, where)
     if adjacency == "add_remove" and offset != 0:
-        raise ValueError(f"{where}: add_remove adjacency needs offset = 0 (the record is absent from D)")
+        raise InputError("add_remove adjacency needs offset = 0 (the record is absent from D)", "offset", where)
     if adjacency == "add_remove" and batches != "poisson":
-        raise ValueError(f"{where}: add_remove adjacency needs Poisson batches (other schemes change the batch size)")
+        raise InputError("add_remove adjacency needs Poisson batches (other schemes change the batch size)",
+                         "adjacency", where)
     cells = integer("cells", cells, where, low=8, high=2 ** 22)
-    q = b / n
+    choice("method", method, ("auto", "fft", "direct", "dense"), where)
     g, g_prime = offset, offset - Delta
-    sch_d, sch_p = _schedules(where, n, eta, batches, b, q, l, position, g, g_prime)
-    s = eta * sigma
+    sch_d, sch_p = _schedules(n, eta, plan, g, g_prime)
 
     def compute() -> DiscreteProfile:
-        return _grid_profile(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error=False)
+        return _grid_profile(lo, hi, x0, eta * sigma, sch_d, sch_p, T, cells, method, escaped_is_error=False)
 
-    L = max(abs(g), abs(g_prime))
-    constants = {"n": n, "b": b, "q": q, "T": T, "eta": eta, "sigma": sigma, "Delta": Delta, "D": D,
-                 "d": 1, "m": 0.0}
-    if L > 0:
-        constants["L"] = L
-    if batches == "cyclic":
-        constants["l"] = l
-        if T % l == 0:
-            constants["E"] = T // l
+    constants = {**plan.constants(T), "eta": eta, "sigma": sigma, "Delta": Delta, "D": D, "d": 1, "m": 0.0}
+    if max(abs(g), abs(g_prime)) > 0:
+        constants["L"] = max(abs(g), abs(g_prime))
     setting = Setting(algorithm="noisy_gd", batches=batches, loss="linear", constraint="bounded",
                       adjacency=adjacency, init="fixed", release="last")
-    run = {"loss": "linear", "record_gradient": g, "record_gradient_prime": g_prime, "interval": (lo, hi),
-           "x0": x0, "eta": eta, "sigma": sigma, "T": T, "batches": batches, "b": b, "position": position,
-           "projection": (lo, hi), "init": "fixed", "cells": cells, "method": method}
+    run = RunDescription(kind="walk_1d", loss="linear", n=n, b=plan.b, T=T, eta=eta, sigma=sigma, batches=batches,
+                         position=plan.position, init="fixed", record_gradient=g, record_gradient_prime=g_prime,
+                         x0=x0, interval=(lo, hi), projection=(lo, hi), cells=cells, method=method)
     return Instance(name=name or f"{_family}(n={n}, T={T}, D={D}, batches={batches})", family=_family,
-                    setting=setting, loss_classes=frozenset({"linear", "convex", "smooth", "lipschitz"}),
-                    constants=constants, run=run, compute=compute)
+                    setting=setting, loss_classes=LINEAR, constants=constants, run=run, compute=compute)
 
 
 def bok_c16(n, eta, sigma, T, Delta, D, batches="full", b=None, position=None, cells=2048, method="auto",
@@ -418,11 +452,10 @@ def bok_c16(n, eta, sigma, T, Delta, D, batches="full", b=None, position=None, c
     the differing record linear with slope Delta (drift ``eta Delta / n`` per step for GD,
     ``eta Delta / b`` once per epoch for cyclic batches, in batch ``position``, default the last)."""
     if batches == "cyclic" and position is None and b is not None:
-        position = integer("n", n, "bok_c16") // integer("b", b, "bok_c16") - 1
+        position = derive({"n": integer("n", n, "bok_c16"), "b": integer("b", b, "bok_c16")}, "cyclic")["l"] - 1
     inst = interval_walk(n, eta, sigma, T, Delta, D, batches=batches, b=b, position=position or 0,
                          cells=cells, method=method, name=name, _family="bok_c16")
-    inst.run["source"] = "Bok et al. 2024, Theorem C.16 (construction)"
-    return inst
+    return _with_run(inst, source="Bok et al. 2024, Theorem C.16 (construction)")
 
 
 def at22_thm41(n, eta, sigma, T, Delta, D, b=1, cells=2048, method="auto", name=None) -> Instance:
@@ -431,8 +464,7 @@ def at22_thm41(n, eta, sigma, T, Delta, D, b=1, cells=2048, method="auto", name=
     ``L = Delta``): D' moves up by ``eta L / b`` with probability ``b/n`` each step."""
     inst = interval_walk(n, eta, sigma, T, Delta, D, batches="uniform", b=b, cells=cells, method=method,
                          name=name, _family="at22_thm41")
-    inst.run["source"] = "Altschuler & Talwar 2022, Theorem 4.1 (Appendix A.4 construction)"
-    return inst
+    return _with_run(inst, source="Altschuler & Talwar 2022, Theorem 4.1 (Appendix A.4 construction)")
 
 
 def subsampled_linear(n, eta, sigma, T, Delta, b, batches="poisson", adjacency=None, cells=8192,
@@ -451,30 +483,27 @@ def subsampled_linear(n, eta, sigma, T, Delta, b, batches="poisson", adjacency=N
     sigma_ = positive("sigma", sigma, where)
     T_ = integer("T", T, where, high=10 ** 6)
     Delta_ = sensitivity(Delta, where)
-    b_, _ = batches_of(n_, batches, b, where, ("poisson", "uniform"))
+    plan = BatchPlan.of(where, n_, batches, b, 0, ("poisson", "uniform"))
     window = positive("window", window, where)
     if adjacency is None:
         adjacency = "add_remove" if batches == "poisson" else "replace"
     s = eta_ * sigma_
-    q = b_ / n_
+    q = plan.q
     uses = min(T_, q * T_ + 12 * math.sqrt(q * (1 - q) * T_) + 12)  # binomial count, far tail
-    reach = uses * eta_ * Delta_ / b_
+    reach = uses * eta_ * Delta_ / plan.b
     lo, hi = -window * s * math.sqrt(T_), reach + window * s * math.sqrt(T_)
-    inst = interval_walk(n, eta, sigma, T, Delta, hi - lo, batches=batches, b=b, x0=0.0, lo=lo,
+    walk = interval_walk(n, eta, sigma, T, Delta, hi - lo, batches=batches, b=b, x0=0.0, lo=lo,
                          adjacency=adjacency, cells=cells, method=method, name=name, _family=where)
-    sch_d, sch_p = _schedules(where, n_, eta_, batches, b_, q, 1, 0, 0.0, -Delta_)
+    sch_d, sch_p = _schedules(n_, eta_, plan, 0.0, -Delta_)
 
     def compute() -> DiscreteProfile:
-        return _grid_profile(lo, hi, 0.0, s, sch_d, sch_p, T_, inst.run["cells"], method, escaped_is_error=True)
+        return _grid_profile(lo, hi, 0.0, s, sch_d, sch_p, T_, walk.run.cells, method, escaped_is_error=True)
 
-    constants = dict(inst.constants)
-    del constants["D"]
+    constants = {k: v for k, v in walk.constants.items() if k != "D"}
     constants["L"] = Delta_
-    run = dict(inst.run, projection=None, window=(lo, hi))
-    setting = Setting(algorithm="noisy_gd", batches=batches, loss="linear", constraint="none",
-                      adjacency=adjacency, init="fixed", release="last")
-    return Instance(name=inst.name, family=where, setting=setting, loss_classes=inst.loss_classes,
-                    constants=constants, run=run, compute=compute)
+    return dataclasses.replace(walk, setting=dataclasses.replace(walk.setting, constraint="none"),
+                               constants=constants, run=dataclasses.replace(walk.run, projection=None, window=(lo, hi)),
+                               compute=compute)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -490,22 +519,22 @@ def dpsgd_worst_step(n, b, eta, sigma, T, Delta, name=None) -> Instance:
     ``(1-q) N(0, 1) + q N(1/z, 1)``, and ``T`` steps are exactly ``T(P^T, GM^T)`` (Bu et al. Thm 3;
     equal to the last iterate for T = 1).  Profile: :class:`CompositionProfile` through
     ``verify.privacy.pld``; Rényi by additivity through ``verify.privacy.rdp.sampled_gaussian_rdp``
-    (forward ``D(P||Q)`` = its "add" direction, backward = "remove").
+    (forward ``D(P||Q)`` = its "add" direction, backward = "remove").  Simulated as the 1-D walk of its
+    last iterate (less information than every iterate: an audited lower bound stays a lower bound).
     """
     where = "dpsgd_worst_step"
     n = integer("n", n, where)
     b = integer("b", b, where)
     if b > n:
-        raise ValueError(f"{where}: b must be <= n, got b={b} > n={n}")
+        raise InputError(f"b must be <= n, got b={b} > n={n}", "b", where)
     eta = positive("eta", eta, where)
     sigma = positive("sigma", sigma, where)
     T = integer("T", T, where)
     Delta = sensitivity(Delta, where)
-    q = b / n
-    z = b * sigma / Delta
+    derived = derive({"n": n, "b": b, "sigma": sigma, "Cclip": Delta})  # q = b/n, z = b sigma / Cclip
+    q, z = derived["q"], derived["z"]
 
     def renyi(alpha, forward):
-        from verify.privacy.rdp import sampled_gaussian_rdp
         return sampled_gaussian_rdp(q, z, alpha, steps=T, direction="add" if forward else "remove")
 
     def compute() -> CompositionProfile:
@@ -515,11 +544,11 @@ def dpsgd_worst_step(n, b, eta, sigma, T, Delta, name=None) -> Instance:
                  "z": z, "Cclip": Delta, "d": 1}
     setting = Setting(algorithm="dp_sgd", batches="poisson", loss="linear", constraint="none",
                       adjacency="add_remove", init="fixed", release="all")
-    run = {"step": "N(0,1) vs (1-q) N(0,1) + q N(1/z, 1)", "q": q, "z": z, "T": T,
-           "source": "Bu et al. 2020, Theorem 3"}
+    run = RunDescription(kind="walk_1d", loss="linear", n=n, b=b, T=T, eta=eta, sigma=sigma, batches="poisson",
+                         init="fixed", record_gradient=0.0, record_gradient_prime=-Delta, x0=0.0,
+                         step="N(0,1) vs (1-q) N(0,1) + q N(1/z, 1)", q=q, z=z, source="Bu et al. 2020, Theorem 3")
     return Instance(name=name or f"dpsgd_worst_step(q={q:.4g}, z={z:.4g}, T={T})", family=where,
-                    setting=setting, loss_classes=frozenset({"linear", "convex", "lipschitz", "smooth"}),
-                    constants=constants, run=run, compute=compute)
+                    setting=setting, loss_classes=LINEAR, constants=constants, run=run, compute=compute)
 
 
 def composition_reference(p: float, mu: float, T: int, sampling: str = "poisson",
@@ -527,12 +556,15 @@ def composition_reference(p: float, mu: float, T: int, sampling: str = "poisson"
     """Exact privacy of ``T`` subsampled Gaussian steps (per-step GDP ``mu``, rate ``p``), via
     :mod:`verify.privacy.pld`; the reference that judges the CLT of Bu et al. 2020 (Thm 5)."""
     where = "composition_reference"
-    p = positive("p", p, where)
-    if p > 1:
-        raise ValueError(f"{where}: p must lie in (0, 1], got {p}")
+    p = probability("p", p, where)
     mu = positive("mu", mu, where)
     T = integer("T", T, where, high=10 ** 7)
     return CompositionProfile(p, mu, T, sampling=sampling, adjacency=adjacency)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Pairs of Gaussian laws (no iteration) and the Langevin chain
+# ---------------------------------------------------------------------------------------------------
 
 
 def gaussian_mechanism(sigma=None, Delta=None, n=1, z=None, adjacency="replace", name=None) -> Instance:
@@ -548,9 +580,9 @@ def gaussian_mechanism(sigma=None, Delta=None, n=1, z=None, adjacency="replace",
     if z is not None:
         z = positive("z", z, where)
         Delta = 1.0 if Delta is None else sensitivity(Delta, where)
-        sigma = z * Delta / n
+        sigma = derive({"b": n, "z": z, "Cclip": Delta})["sigma"]  # the whole dataset is the batch: b = n
     if sigma is None or Delta is None:
-        raise ValueError(f"{where}: give sigma and Delta, or z")
+        raise InputError("give sigma and Delta, or z", "sigma" if sigma is None else "Delta", where)
     sigma = positive("sigma", sigma, where)
     Delta = sensitivity(Delta, where)
     adjacency = choice("adjacency", adjacency, ("replace", "add_remove"), where)
@@ -559,9 +591,10 @@ def gaussian_mechanism(sigma=None, Delta=None, n=1, z=None, adjacency="replace",
                  "b": float(n), "q": 1.0}
     setting = Setting(algorithm="gaussian_mechanism", batches="full", loss="any", constraint="none",
                       adjacency=adjacency, init="fixed", release="all")
+    run = RunDescription(kind="gaussian_pair", n=n, sigma=sigma, pair=f"N(0, {sigma}^2) vs N({Delta / n}, {sigma}^2)",
+                         source="Dong et al. 2022, Theorem 2")
     return Instance(name=name or f"gaussian_mechanism(mu={mu:.6g})", family=where, setting=setting,
-                    loss_classes=frozenset({"linear", "convex", "smooth", "lipschitz"}), constants=constants,
-                    run={"pair": f"N(0, {sigma}^2) vs N({Delta / n}, {sigma}^2)"},
+                    loss_classes=LINEAR, constants=constants, run=run,
                     compute=lambda: GaussianProfile(0.0, sigma**2, Delta / n, sigma**2))
 
 
@@ -578,9 +611,10 @@ def bok_cor52(m, Delta, d=1, name=None) -> Instance:
     constants = {"m": m, "M": m, "Delta": Delta, "d": float(d)}
     setting = Setting(algorithm="exp_mech", batches="full", loss="quadratic", constraint="none",
                       adjacency="replace", init="stationary", release="last")
+    run = RunDescription(kind="gaussian_pair", loss="m/2 |x|^2 (+ Delta <v, x> in D')",
+                         pair="N(0, 1/m) vs N(-Delta/m, 1/m)", source="Bok et al. 2024, Corollary 5.2")
     return Instance(name=name or f"bok_cor52(m={m:.6g}, Delta={Delta:.6g})", family=where, setting=setting,
-                    loss_classes=frozenset({"quadratic", "squared", "convex", "strongly_convex", "smooth"}),
-                    constants=constants, run={"pair": "N(0, 1/m) vs N(-Delta/m, 1/m)"},
+                    loss_classes=loss_classes("squared"), constants=constants, run=run,
                     compute=lambda: GaussianProfile(0.0, 1.0 / m, -Delta / m, 1.0 / m))
 
 
@@ -592,60 +626,71 @@ def langevin_quadratic(eta, T, m, M, Delta, name=None) -> Instance:
     """
     where = "langevin_quadratic"
     eta = positive("eta", eta, where)
-    inst = quadratic_chain(n=1, eta=eta, sigma=math.sqrt(2.0 / eta), T=T, m=m, M=M, Delta=Delta,
-                           name=name or f"langevin_quadratic(eta={eta:.6g}, T={T})", _family=where)
-    constants = {k: v for k, v in inst.constants.items() if k not in ("n", "b", "sigma", "q", "l", "E")}
+    chain = quadratic_chain(n=1, eta=eta, sigma=math.sqrt(2.0 / eta), T=T, m=m, M=M, Delta=Delta,
+                            name=name or f"langevin_quadratic(eta={eta:.6g}, T={T})", _family=where)
+    constants = {k: v for k, v in chain.constants.items() if k not in ("n", "b", "sigma", "q", "l", "E")}
     setting = Setting(algorithm="langevin", batches="full", loss="quadratic", constraint="none",
                       adjacency="replace", init="fixed", release="last")
-    return Instance(name=inst.name, family=where, setting=setting, loss_classes=inst.loss_classes,
-                    constants=constants, run=inst.run, compute=inst.compute, extras=inst.extras)
+    return dataclasses.replace(chain, setting=setting, constants=constants,
+                               run=dataclasses.replace(chain.run, source="Bok et al. 2024, Proposition 5.1"))
 
 
 # ---------------------------------------------------------------------------------------------------
-# Registry
+# Registry: one record per family (setting, cost, why exact, the paper, how simulated)
 # ---------------------------------------------------------------------------------------------------
 
+CHAIN = "Gaussian chain: every iterate Gaussian, mean and covariance in closed form in T (verify.instances.chain)"
+GRID = ("1-D density evolution on a grid (atoms at the interval ends), error estimated by refinement "
+        "(profile().error)")
 
-def _family(name, builder, setting, source=""):
-    return Family(name=name, description=(builder.__doc__ or "").strip().split("\n")[0], setting=setting,
-                  builder=builder, source=source)
+register_family("quadratic_chain", quadratic_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
+                setting=Setting(batches="any", loss="quadratic", constraint="none", init="any"))
+register_family("linear_chain", linear_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
+                setting=Setting(batches="any", loss="linear", constraint="none", init="any"))
+register_family("bok_thm42", bok_thm42, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
+                setting=Setting(batches="full", loss="quadratic", constraint="none", init="fixed"),
+                source="Bok et al. 2024, Theorem 4.2")
+register_family("bok_c17", bok_c17, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
+                setting=Setting(batches="cyclic", loss="quadratic", constraint="none", init="fixed"),
+                source="Bok et al. 2024, Theorem C.17")
+register_family("chourasia_thm3", chourasia_thm3, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
+                setting=Setting(batches="full", loss="quadratic", constraint="none", init="any"),
+                source="Chourasia et al. 2021, Theorem 3")
+register_family("interval_walk", interval_walk, cost="grid", exactness=GRID, run_kind="walk_1d",
+                setting=Setting(batches="any", loss="linear", constraint="bounded", adjacency="any", init="fixed"))
+register_family("bok_c16", bok_c16, cost="grid", exactness=GRID, run_kind="walk_1d",
+                setting=Setting(batches="any", loss="linear", constraint="bounded", init="fixed"),
+                source="Bok et al. 2024, Theorem C.16")
+register_family("at22_thm41", at22_thm41, cost="grid", exactness=GRID, run_kind="walk_1d",
+                setting=Setting(batches="uniform", loss="linear", constraint="bounded", init="fixed"),
+                source="Altschuler & Talwar 2022, Theorem 4.1")
+register_family("subsampled_linear", subsampled_linear, cost="grid", run_kind="walk_1d",
+                exactness=GRID + "; unconstrained: a window of the noise, the mass reaching its ends added to "
+                                 "the error",
+                setting=Setting(batches="any", loss="linear", constraint="none", adjacency="any", init="fixed"))
+register_family("gaussian_mechanism", gaussian_mechanism, cost="closed_form", run_kind="gaussian_pair",
+                exactness="a pair of Gaussians of equal variance: exactly mu-GDP, closed forms",
+                setting=Setting(algorithm="gaussian_mechanism", batches="full", loss="any", constraint="none",
+                                adjacency="any", init="fixed", release="all"),
+                source="Dong et al. 2022, Thm 2 (the Gaussian mechanism is exactly mu-GDP)")
+register_family("bok_cor52", bok_cor52, cost="closed_form", run_kind="gaussian_pair",
+                exactness="the stationary laws: a pair of Gaussians of equal covariance, closed forms",
+                setting=Setting(algorithm="exp_mech", batches="full", loss="quadratic", constraint="none",
+                                init="stationary"),
+                source="Bok et al. 2024, Corollary 5.2 / Remark 5.3")
+register_family("langevin_quadratic", langevin_quadratic, cost="closed_form", run_kind="gaussian_chain",
+                exactness=CHAIN + " (n = 1, sigma = sqrt(2/eta))",
+                setting=Setting(algorithm="langevin", batches="full", loss="quadratic", constraint="none",
+                                init="fixed"),
+                source="Bok et al. 2024, Proposition 5.1")
+# the T-fold composition steps through T like the grid families (cost grows with T)
+register_family("dpsgd_worst_step", dpsgd_worst_step, cost="grid", run_kind="walk_1d",
+                exactness="T-fold composition of the worst-case subsampled Gaussian step by privacy-loss "
+                          "distributions (dp_accounting); Rényi by additivity",
+                setting=Setting(algorithm="dp_sgd", batches="poisson", loss="linear", constraint="none",
+                                adjacency="add_remove", init="fixed", release="all"),
+                source="Bu et al. 2020, Theorem 3")
 
-
-FAMILIES: dict[str, Family] = {f.name: f for f in [
-    _family("quadratic_chain", quadratic_chain,
-            Setting(batches="full", loss="quadratic", constraint="none", init="any")),
-    _family("linear_chain", linear_chain, Setting(batches="full", loss="linear", constraint="none", init="any")),
-    _family("bok_thm42", bok_thm42, Setting(batches="full", loss="quadratic", constraint="none", init="fixed"),
-            "Bok et al. 2024, Theorem 4.2"),
-    _family("bok_c17", bok_c17, Setting(batches="cyclic", loss="quadratic", constraint="none", init="fixed"),
-            "Bok et al. 2024, Theorem C.17"),
-    _family("chourasia_thm3", chourasia_thm3,
-            Setting(batches="full", loss="quadratic", constraint="none", init="fixed"),
-            "Chourasia et al. 2021, Theorem 3"),
-    _family("interval_walk", interval_walk,
-            Setting(batches="any", loss="linear", constraint="bounded", init="fixed")),
-    _family("bok_c16", bok_c16, Setting(batches="full", loss="linear", constraint="bounded", init="fixed"),
-            "Bok et al. 2024, Theorem C.16"),
-    _family("at22_thm41", at22_thm41,
-            Setting(batches="uniform", loss="linear", constraint="bounded", init="fixed"),
-            "Altschuler & Talwar 2022, Theorem 4.1"),
-    _family("subsampled_linear", subsampled_linear,
-            Setting(batches="poisson", loss="linear", constraint="none", adjacency="add_remove", init="fixed")),
-    _family("gaussian_mechanism", gaussian_mechanism,
-            Setting(algorithm="gaussian_mechanism", batches="full", loss="any", constraint="none", init="fixed",
-                    release="all"), "Dong et al. 2022, Thm 2 (the Gaussian mechanism is exactly mu-GDP)"),
-    _family("bok_cor52", bok_cor52,
-            Setting(algorithm="exp_mech", batches="full", loss="quadratic", constraint="none", init="stationary"),
-            "Bok et al. 2024, Corollary 5.2 / Remark 5.3"),
-    _family("langevin_quadratic", langevin_quadratic,
-            Setting(algorithm="langevin", batches="full", loss="quadratic", constraint="none", init="fixed"),
-            "Bok et al. 2024, Proposition 5.1"),
-    _family("dpsgd_worst_step", dpsgd_worst_step,
-            Setting(algorithm="dp_sgd", batches="poisson", loss="linear", constraint="none",
-                    adjacency="add_remove", init="fixed", release="all"),
-            "Bu et al. 2020, Theorem 3"),
-]}
-
-__all__ = ["FAMILIES", "at22_thm41", "bok_c16", "bok_c17", "bok_thm42", "chourasia_thm3",
-           "bok_cor52", "composition_reference", "dpsgd_worst_step", "gaussian_mechanism", "langevin_quadratic", "interval_walk", "linear_chain",
-           "quadratic_chain", "subsampled_linear"]
+__all__ = ["ChainGeometry", "ChainStart", "at22_thm41", "bok_c16", "bok_c17", "bok_cor52", "bok_thm42",
+           "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "gaussian_mechanism", "interval_walk",
+           "langevin_quadratic", "linear_chain", "quadratic_chain", "subsampled_linear"]

@@ -29,6 +29,8 @@ import numpy as np
 import scipy.fft as sfft
 from scipy.special import log_ndtr, ndtr
 
+from verify.errors import InputError
+
 Displacement = Union[float, Callable[[np.ndarray], np.ndarray]]
 
 #: masses below this (relative to a total of 1) are FFT round-off in ``fft`` mode
@@ -46,9 +48,9 @@ class Mixture:
     def __post_init__(self) -> None:
         w = np.asarray(self.weights, dtype=float)
         if len(self.weights) != len(self.displacements) or not self.weights:
-            raise ValueError("a mixture needs one weight per displacement (and at least one)")
+            raise InputError("a mixture needs one weight per displacement (and at least one)", "weights")
         if np.any(w < 0) or not np.isclose(w.sum(), 1.0, rtol=0, atol=1e-12):
-            raise ValueError(f"mixture weights must be >= 0 and sum to 1, got {self.weights}")
+            raise InputError(f"mixture weights must be >= 0 and sum to 1, got {self.weights}", "weights")
 
     @property
     def translation(self) -> bool:
@@ -75,11 +77,11 @@ class IntervalGrid:
 
     def __init__(self, lo: float, hi: float, cells: int):
         if not (np.isfinite(lo) and np.isfinite(hi)):
-            raise ValueError("the interval ends lo and hi must be finite")
+            raise InputError("the interval ends lo and hi must be finite", "lo")
         if not hi > lo:
-            raise ValueError(f"the interval is empty: need lo < hi, got [{lo}, {hi}]")
+            raise InputError(f"the interval is empty: need lo < hi, got [{lo}, {hi}]", "hi")
         if int(cells) != cells or cells < 4:
-            raise ValueError(f"cells must be an integer >= 4, got {cells}")
+            raise InputError(f"cells must be an integer >= 4, got {cells}", "cells")
         self.lo, self.hi, self.cells = float(lo), float(hi), int(cells)
         self.h = (self.hi - self.lo) / self.cells
         self.centres = self.lo + (np.arange(self.cells) + 0.5) * self.h
@@ -125,7 +127,7 @@ class IntervalGrid:
                 continue
             shift = np.asarray(c(src), dtype=float) if callable(c) else np.full(src.shape, float(c))
             if shift.shape != src.shape or not np.all(np.isfinite(shift)):
-                raise ValueError("a displacement map must return finite values of the input's shape")
+                raise InputError("a displacement map must return finite values of the input's shape", "displacements")
             out += w * self.row(src + shift, s)
         return out
 
@@ -148,24 +150,24 @@ def evolve_many(grid: IntervalGrid, x0: float, s: float, schedules: Sequence[Seq
     The floor mask (``fft`` mode) is the union over the schedules.
     """
     if not grid.lo <= x0 <= grid.hi:
-        raise ValueError(f"the initial point x0={x0} lies outside [{grid.lo}, {grid.hi}]")
+        raise InputError(f"the initial point x0={x0} lies outside [{grid.lo}, {grid.hi}]", "x0")
     if not s > 0:
-        raise ValueError("the per-step noise std eta*sigma must be > 0")
+        raise InputError("the per-step noise std eta*sigma must be > 0", "s")
     if int(T) != T or T < 1:
-        raise ValueError(f"T must be a positive integer, got {T}")
+        raise InputError(f"T must be a positive integer, got {T}", "T")
     if method not in ("auto", "fft", "direct", "dense"):
-        raise ValueError(f"method must be auto, fft, direct or dense, got {method!r}")
+        raise InputError(f"method must be auto, fft, direct or dense, got {method!r}", "method")
     L = len(schedules[0])
     if L == 0 or any(len(sch) != L for sch in schedules):
-        raise ValueError("schedules must be non-empty and of one length")
+        raise InputError("schedules must be non-empty and of one length", "schedules")
     C = grid.cells
     translation = all(mx.translation for sch in schedules for mx in sch)
     if method == "auto":
         method = "dense" if not translation else ("direct" if C * C * T <= 1e9 else "fft")
     if method in ("fft", "direct") and not translation:
-        raise ValueError(f"method {method!r} needs translations only; use method='dense'")
+        raise InputError(f"method {method!r} needs translations only; use method='dense'", "method")
     if method == "dense" and C > DENSE_MAX_CELLS:
-        raise ValueError(f"method 'dense' supports at most {DENSE_MAX_CELLS} cells, got {C}")
+        raise InputError(f"method 'dense' supports at most {DENSE_MAX_CELLS} cells, got {C}", "cells")
 
     def first(mx: Mixture) -> np.ndarray:
         out = np.zeros(C + 2)

@@ -27,6 +27,12 @@ from typing import Callable, Literal
 import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
+from verify.errors import InputError
+from verify.instances.grid import normal_mass
+from verify.privacy.gaussian import gdp_delta, gdp_eps, tradeoff_gaussian
+from verify.privacy.notions import invert_delta
+from verify.privacy.pld import Composition
+
 Direction = Literal["forward", "backward", "max"]
 DIRECTIONS: tuple[str, ...] = ("forward", "backward", "max")
 
@@ -38,7 +44,7 @@ DIRECTIONS: tuple[str, ...] = ("forward", "backward", "max")
 
 def _check_direction(direction: str) -> str:
     if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
+        raise InputError(f"direction must be one of {DIRECTIONS}, got {direction!r}", "direction")
     return direction
 
 
@@ -46,34 +52,34 @@ def _numbers(name: str, value) -> np.ndarray:
     try:
         return np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+        raise InputError(f"{name} must be a number or an array of numbers, got {value!r}", name) from None
 
 
 def _as_alpha(alpha) -> np.ndarray:
     a = _numbers("alpha", alpha)
     if np.isnan(a).any() or np.any(a <= 1) or np.isinf(a).any():
-        raise ValueError("alpha (Rényi order) must be finite and > 1")
+        raise InputError("alpha (Rényi order) must be finite and > 1", "alpha")
     return a
 
 
 def _as_eps(eps) -> np.ndarray:
     e = _numbers("eps", eps)
     if not np.all(np.isfinite(e)):
-        raise ValueError("eps must be finite")
+        raise InputError("eps must be finite", "eps")
     return e
 
 
 def _as_delta(delta) -> np.ndarray:
     d = _numbers("delta", delta)
     if np.isnan(d).any() or np.any(d <= 0) or np.any(d > 1):
-        raise ValueError("delta must lie in (0, 1]")
+        raise InputError("delta must lie in (0, 1]", "delta")
     return d
 
 
 def _as_level(a) -> np.ndarray:
     x = _numbers("a", a)
     if np.isnan(x).any() or np.any(x < 0) or np.any(x > 1):
-        raise ValueError("a (type I error) must lie in [0, 1]")
+        raise InputError("a (type I error) must lie in [0, 1]", "a")
     return x
 
 
@@ -103,7 +109,7 @@ class PrivacyProfile(abc.ABC):
     def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray: ...
 
     def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
-        return _invert_delta(lambda e: self._delta(e, forward), delta)
+        return invert_delta(lambda e: self._delta(e, forward), delta)
 
     def _both(self, method: Callable[[np.ndarray, bool], np.ndarray], x: np.ndarray, direction: str,
               combine=np.maximum) -> np.ndarray:
@@ -130,38 +136,6 @@ class PrivacyProfile(abc.ABC):
         """Tradeoff curve at type I error ``a``; ``max`` = pointwise min of T(P,Q) and T(Q,P)."""
         return _scalar(np.asarray(self._both(self._tradeoff, _as_level(a), direction, np.minimum),
                                   dtype=float))
-
-
-def _invert_delta(delta_of: Callable[[np.ndarray], np.ndarray], delta: np.ndarray,
-                  iterations: int = 200) -> np.ndarray:
-    """Vectorised bisection for ``eps(delta) = min{eps >= 0: delta_of(eps) <= delta}``.
-
-    ``delta_of`` is non-increasing.  Returns ``inf`` where ``delta`` lies below ``lim delta_of`` (a
-    pair with a part of P singular to Q), which is then the true value.
-    """
-    flat = delta.ravel()
-    out = np.zeros_like(flat)
-    at_zero = delta_of(np.zeros(1))[0]
-    todo = flat < at_zero
-    if not np.any(todo):
-        return out.reshape(delta.shape)
-    hi = np.ones(1)
-    while delta_of(hi)[0] > flat[todo].min() and hi[0] < 1e4:
-        hi = hi * 2
-    target = flat[todo]
-    lo_v = np.zeros_like(target)
-    hi_v = np.full_like(target, hi[0])
-    unreachable = delta_of(hi)[0] > target
-    for _ in range(iterations):
-        mid = 0.5 * (lo_v + hi_v)
-        above = delta_of(mid) > target
-        lo_v = np.where(above, mid, lo_v)
-        hi_v = np.where(above, hi_v, mid)
-        if np.all(hi_v - lo_v <= 1e-14 * np.maximum(1.0, hi_v)):
-            break
-    res = np.where(unreachable, np.inf, hi_v)
-    out[todo] = res
-    return out.reshape(delta.shape)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -192,14 +166,14 @@ class GaussianProfile(PrivacyProfile):
         m0 = np.atleast_1d(np.asarray(mean0, dtype=float))
         m1 = np.atleast_1d(np.asarray(mean1, dtype=float))
         if m0.shape != m1.shape or m0.ndim != 1:
-            raise ValueError(f"means must be vectors of one length, got shapes {m0.shape} and {m1.shape}")
+            raise InputError(f"means must be vectors of one length, got shapes {m0.shape} and {m1.shape}", "mean1")
         d = m0.size
         c0, c1 = (self._as_cov(c, d, name) for c, name in ((cov0, "cov0"), (cov1, "cov1")))
         if c0.ndim != c1.ndim:  # one full, one diagonal: make both full
             c0 = np.diag(c0) if c0.ndim == 1 else c0
             c1 = np.diag(c1) if c1.ndim == 1 else c1
         if not (np.all(np.isfinite(m0)) and np.all(np.isfinite(m1))):
-            raise ValueError("means must be finite")
+            raise InputError("means must be finite", "mean0")
         self.mean0, self.mean1, self.cov0, self.cov1 = m0, m1, c0, c1
         self.d = d
         self.diagonal = c0.ndim == 1
@@ -213,19 +187,19 @@ class GaussianProfile(PrivacyProfile):
         if c.ndim == 0:
             c = np.full(d, float(c))
         if c.shape not in ((d,), (d, d)):
-            raise ValueError(f"{name} must have shape ({d},) or ({d}, {d}), got {c.shape}")
+            raise InputError(f"{name} must have shape ({d},) or ({d}, {d}), got {c.shape}", name)
         if not np.all(np.isfinite(c)):
-            raise ValueError(f"{name} must be finite")
+            raise InputError(f"{name} must be finite", name)
         if c.ndim == 1:
             if np.any(c <= 0):
-                raise ValueError(f"{name} must be positive definite (a variance is <= 0)")
+                raise InputError(f"{name} must be positive definite (a variance is <= 0)", name)
         else:
             if not np.allclose(c, c.T, rtol=1e-12, atol=0):
-                raise ValueError(f"{name} must be symmetric")
+                raise InputError(f"{name} must be symmetric", name)
             try:
                 np.linalg.cholesky(c)
             except np.linalg.LinAlgError:
-                raise ValueError(f"{name} must be positive definite") from None
+                raise InputError(f"{name} must be positive definite", name) from None
         return c
 
     @staticmethod
@@ -282,7 +256,6 @@ class GaussianProfile(PrivacyProfile):
     @staticmethod
     def _mass_above(mean: float, var: float, A: float, B: float, C: np.ndarray) -> np.ndarray:
         """N(mean, var)-mass of ``{x : A x^2 + B x + C > 0}`` (A != 0), vectorised over C."""
-        from verify.instances.grid import normal_mass
         sd = np.sqrt(var)
         disc = B * B - 4 * A * C
         with np.errstate(invalid="ignore"):
@@ -301,7 +274,6 @@ class GaussianProfile(PrivacyProfile):
 
     def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
         if self.equal_cov:
-            from verify.privacy.gaussian import gdp_delta
             return np.asarray(gdp_delta(self.mu, eps), dtype=float)
         self._require_1d_or_equal("delta(eps)")
         A, B, C = self._llr_quadratic(forward)
@@ -318,10 +290,9 @@ class GaussianProfile(PrivacyProfile):
     def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
         if not self.equal_cov:
             self._require_1d_or_equal("eps(delta)")
-            return _invert_delta(lambda e: self._delta(e, forward), delta)
+            return invert_delta(lambda e: self._delta(e, forward), delta)
         if self.mu == 0:
             return np.zeros_like(delta)
-        from verify.privacy.gaussian import gdp_eps
         out = np.zeros(delta.shape)
         inner = delta < 1
         out[inner] = np.maximum(np.asarray(gdp_eps(self.mu, delta[inner]), dtype=float), 0.0)
@@ -329,7 +300,6 @@ class GaussianProfile(PrivacyProfile):
 
     def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
         if self.equal_cov:
-            from verify.privacy.gaussian import tradeoff_gaussian
             return np.asarray(tradeoff_gaussian(a, self.mu), dtype=float)
         self._require_1d_or_equal("the tradeoff curve")
         # Neyman–Pearson: reject P where log q - log p > t; find t with P(reject) = a by bisection
@@ -379,13 +349,13 @@ class DiscreteProfile(PrivacyProfile):
         p = np.asarray(p, dtype=float).ravel()
         q = np.asarray(q, dtype=float).ravel()
         if p.shape != q.shape:
-            raise ValueError(f"p and q must have the same length, got {p.size} and {q.size}")
+            raise InputError(f"p and q must have the same length, got {p.size} and {q.size}", "q")
         for name, v in (("p", p), ("q", q)):
             if not np.all(np.isfinite(v)) or np.any(v < 0):
-                raise ValueError(f"{name} must be finite and non-negative")
+                raise InputError(f"{name} must be finite and non-negative", name)
             total = v.sum()
             if not abs(total - 1) < 1e-6:
-                raise ValueError(f"{name} must sum to 1, sums to {total!r}")
+                raise InputError(f"{name} must sum to 1, sums to {total!r}", name)
         keep = (p > 0) | (q > 0)
         self.unresolved = None if unresolved is None else np.asarray(unresolved, dtype=bool).ravel()[keep]
         self.p, self.q = p[keep] / p.sum(), q[keep] / q.sum()
@@ -463,7 +433,7 @@ class DiscreteProfile(PrivacyProfile):
         change of the value when those cells are dropped.
         """
         if name not in ("renyi", "delta", "eps", "tradeoff"):
-            raise ValueError(f"name must be renyi, delta, eps or tradeoff, got {name!r}")
+            raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
         fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
         total = np.zeros(fine.shape)
         others = [self.coarse] if self.coarse is not None else []
@@ -484,9 +454,9 @@ class DiscreteProfile(PrivacyProfile):
         discretised pair: use it as a sharper estimate of the continuous one).
         """
         if self.coarse is None:
-            raise ValueError("extrapolate needs a coarse companion profile")
+            raise InputError("extrapolate needs a coarse companion profile", "coarse")
         if name not in ("renyi", "delta", "eps", "tradeoff"):
-            raise ValueError(f"name must be renyi, delta, eps or tradeoff, got {name!r}")
+            raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
         fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
         rough = np.asarray(getattr(self.coarse, name)(*args, **kwargs), dtype=float)
         return _scalar((4 * fine - rough) / 3)
@@ -513,8 +483,6 @@ class CompositionProfile(PrivacyProfile):
     def __init__(self, p: float, mu: float, T: int, sampling: str = "poisson",
                  adjacency: str = "add_remove",
                  renyi_fn: Callable[[np.ndarray, bool], np.ndarray] | None = None, error: float = 0.0):
-        from verify.privacy.pld import Composition
-
         self.composition = Composition.subsampled_gaussian(p, mu, T, sampling=sampling, adjacency=adjacency)
         self.p, self.step_mu, self.T = float(p), float(mu), int(T)
         self.sampling, self.adjacency = sampling, adjacency

@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from verify.simulate.spec import Ball, Box, Huber, Logistic, Simulation
+from verify.validate import choice, integer, positive
 
 
 def _features(n: int, d: int, data_seed: int) -> np.ndarray:
@@ -24,12 +25,9 @@ def _features(n: int, d: int, data_seed: int) -> np.ndarray:
     return X
 
 
-def _int(name: str, value, lo: int = 1) -> int:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
-    return int(value)
+def _sizes(where: str, d, n, b, T) -> tuple[int, int, int, int]:
+    """Dimension, records (at least 2: one differs), batch size and steps, validated."""
+    return integer("d", d, where), integer("n", n, where, low=2), integer("b", b, where), integer("T", T, where)
 
 
 def logistic_ball(d: int = 10, n: int = 100, b: int = 10, T: int = 20, eta: float = 0.5,
@@ -41,15 +39,16 @@ def logistic_ball(d: int = 10, n: int = 100, b: int = 10, T: int = 20, eta: floa
     removed (add/remove) or replaced by its opposite with the same label (replace-one; note that
     ``(x, y)`` and ``(-x, -y)`` are the same logistic loss).
     """
-    d, n, b, T = _int("d", d), _int("n", n, 2), _int("b", b), _int("T", T)
+    where = "logistic_ball"
+    d, n, b, T = _sizes(where, d, n, b, T)
+    eta, sigma, radius = positive("eta", eta, where), positive("sigma", sigma, where), positive("radius", radius, where)
+    choice("adjacency", adjacency, ("add_remove", "replace"), where)
     X = _features(n, d, data_seed)
     y = np.where(np.random.default_rng(data_seed + 1).random(n) < 0.5, -1.0, 1.0)
     X[0] = 0.0
     X[0, 0] = 1.0
     y[0] = 1.0
     other = None if adjacency == "add_remove" else -X[0]
-    if adjacency not in ("add_remove", "replace"):
-        raise ValueError(f"adjacency must be add_remove or replace, got {adjacency!r}")
     return Simulation(Logistic(), X, steps=T, eta=eta, sigma=sigma, index=0, x_other=other, y=y,
                       y_other=None if other is None else 1.0, batches=batches, batch_size=b,
                       constraint=Ball(radius), name=f"logistic_ball(d={d}, {batches}, {adjacency})")
@@ -59,16 +58,17 @@ def huber_box(d: int = 5, n: int = 50, b: int = 10, T: int = 20, eta: float = 0.
               kappa: float = 1.0, half_width: float = 1.0, batches: str = "shuffle",
               adjacency: str = "replace", data_seed: int = 0) -> Simulation:
     """Huber regression in ``d`` dimensions, projected onto the box ``[-half_width, half_width]^d``."""
-    d, n, b, T = _int("d", d), _int("n", n, 2), _int("b", b), _int("T", T)
+    where = "huber_box"
+    d, n, b, T = _sizes(where, d, n, b, T)
+    eta, sigma, kappa = positive("eta", eta, where), positive("sigma", sigma, where), positive("kappa", kappa, where)
+    hw = positive("half_width", half_width, where)
+    choice("adjacency", adjacency, ("add_remove", "replace"), where)
     X = _features(n, d, data_seed)
     y = np.random.default_rng(data_seed + 1).standard_normal(n)
     X[0] = 0.0
     X[0, 0] = 1.0
     y[0] = 5.0 * kappa
-    if adjacency not in ("add_remove", "replace"):
-        raise ValueError(f"adjacency must be add_remove or replace, got {adjacency!r}")
     other = None if adjacency == "add_remove" else X[0]
-    hw = float(half_width)
     return Simulation(Huber(kappa), X, steps=T, eta=eta, sigma=sigma, index=0, x_other=other, y=y,
                       y_other=None if other is None else -5.0 * kappa, batches=batches, batch_size=b,
                       constraint=Box(-hw * np.ones(d), hw * np.ones(d)),

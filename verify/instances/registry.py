@@ -1,0 +1,110 @@
+"""The family registry: every family of exact-reference instances, declared once as a record.
+
+In the spirit of Opacus' ``register_accountant``: a family is registered with :func:`register_family`
+and found through :data:`FAMILIES` (a read-only view) or :func:`family`.  The record says what the
+family is (its general :class:`~verify.setting.Setting`), what its exact reference costs (:data:`COSTS`),
+why that reference is exact and where the construction comes from, and which kind of run
+description its instances carry (how they are simulated).  Nothing else keeps a list of families.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Callable, Mapping
+
+from verify.errors import InputError
+from verify.instances.instance import RUN_KINDS, Instance
+from verify.setting import Setting
+from verify.validate import choice
+
+#: what one exact reference costs: ``closed_form`` (independent of T), ``grid`` (grows with T: the
+#: 1-D density evolution steps through T, as does the T-step composition of ``dpsgd_worst_step``),
+#: ``composition`` (a privacy-loss-distribution composition), ``quadrature`` (numerical integration)
+COSTS = ("closed_form", "grid", "composition", "quadrature")
+
+
+@dataclass(frozen=True)
+class Family:
+    """A parametric family of instances: ``build(**canonical params, **family keywords)``.
+
+    * ``setting``: the (possibly general) setting covering every instance the family builds;
+    * ``cost``: one of :data:`COSTS`;
+    * ``exactness``: why its reference is exact (and what error estimate it carries);
+    * ``source``: the paper construction it reproduces ("" for the general families);
+    * ``run_kind``: the ``kind`` of its instances' :class:`~verify.instances.instance.RunDescription`,
+      which says how they are simulated.
+    """
+
+    name: str
+    builder: Callable[..., Instance] = field(repr=False)
+    setting: Setting
+    cost: str
+    exactness: str
+    run_kind: str
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        choice("cost", self.cost, COSTS, f"family {self.name}")
+        choice("run_kind", self.run_kind, RUN_KINDS, f"family {self.name}")
+
+    @property
+    def description(self) -> str:
+        """The first line of the builder's docstring."""
+        return (self.builder.__doc__ or "").strip().split("\n")[0]
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """The keywords :meth:`build` accepts (canonical names first, then family keywords)."""
+        return tuple(p for p in inspect.signature(self.builder).parameters if not p.startswith("_"))
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The keywords :meth:`build` cannot do without."""
+        sig = inspect.signature(self.builder).parameters
+        return tuple(p for p, v in sig.items() if v.default is inspect.Parameter.empty)
+
+    def build(self, **params) -> Instance:
+        """Build one instance; :class:`~verify.errors.InputError` naming the problem for invalid (or
+        unknown, or missing) parameters."""
+        unknown = [k for k in params if k not in self.parameters]
+        if unknown:
+            raise InputError(f"unknown parameter(s) {', '.join(unknown)} (accepts {', '.join(self.parameters)})",
+                             unknown[0], self.name)
+        missing = [k for k in self.required if k not in params]
+        if missing:
+            raise InputError(f"missing parameter(s) {', '.join(missing)}", missing[0], self.name)
+        return self.builder(**params)
+
+
+_REGISTRY: dict[str, Family] = {}
+
+#: the registered families by name (read-only; register with :func:`register_family`)
+FAMILIES: Mapping[str, Family] = MappingProxyType(_REGISTRY)
+
+
+def register_family(name: str, builder: Callable[..., Instance], *, setting: Setting, cost: str, exactness: str,
+                    run_kind: str, source: str = "", replace: bool = False) -> Family:
+    """Register the family ``name`` built by ``builder`` (see :class:`Family` for the fields).
+
+    A name is registered once; ``replace=True`` swaps the record of an existing name.
+    """
+    if name in _REGISTRY and not replace:
+        raise InputError(f"family {name!r} is already registered (pass replace=True to swap it)", "name",
+                         "register_family")
+    record = Family(name=name, builder=builder, setting=setting, cost=cost, exactness=exactness,
+                    run_kind=run_kind, source=source)
+    _REGISTRY[name] = record
+    return record
+
+
+def family(name: str) -> Family:
+    """The registered family ``name``; :class:`~verify.errors.InputError` naming the known ones otherwise."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise InputError(f"unknown family {name!r} (known: {', '.join(sorted(_REGISTRY))})", "family") from None
+
+
+__all__ = ["COSTS", "FAMILIES", "Family", "family", "register_family"]
