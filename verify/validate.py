@@ -8,6 +8,7 @@ Each helper returns the value converted (``float``, ``int``, ``str`` or an array
 from __future__ import annotations
 
 import math
+import reprlib
 from typing import Collection
 
 import numpy as np
@@ -81,16 +82,41 @@ def choice(name: str, value, options: Collection[str], where: str = "") -> str:
     return value
 
 
-def array(name: str, value, shape: tuple[int, ...] | None = None, where: str = "") -> np.ndarray:
-    """A finite float array (of ``shape`` when given)."""
+def array(
+    name: str,
+    value,
+    shape: tuple[int, ...] | None = None,
+    where: str = "",
+    *,
+    low: float | None = None,
+    low_open: bool = False,
+    high: float | None = None,
+    high_open: bool = False,
+    finite: bool = True,
+) -> np.ndarray:
+    """A float array (of ``shape`` when given), NaN refused, finite unless ``finite=False``, every entry
+    within ``low`` / ``high`` (open or closed ends) when given; broadcasting is left to the caller."""
     try:
+        if np.iscomplexobj(value):  # a cast to float would drop the imaginary part with only a warning
+            raise TypeError
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError, OverflowError):
-        raise InputError(f"{name} must be numeric", name, where) from None
+        raise InputError(f"{name} must be real numbers, got {reprlib.repr(value)}", name, where) from None
     if shape is not None and arr.shape != shape:
         raise InputError(f"{name} must have shape {shape} (mismatched dimensions), got {arr.shape}", name, where)
-    if not np.all(np.isfinite(arr)):
-        raise InputError(f"{name} must be finite", name, where)
+    if np.isnan(arr).any():
+        raise InputError(f"{name} must not be NaN", name, where)
+    if finite and not np.isfinite(arr).all():
+        raise InputError(f"{name} must be finite, got {float(arr[~np.isfinite(arr)].ravel()[0])!r}", name, where)
+    for bound, is_open, below in ((low, low_open, True), (high, high_open, False)):
+        if bound is None:
+            continue
+        if below:
+            bad, op = (arr <= bound, ">") if is_open else (arr < bound, ">=")
+        else:
+            bad, op = (arr >= bound, "<") if is_open else (arr > bound, "<=")
+        if bad.any():
+            raise InputError(f"{name} must be {op} {bound:g}, got {float(arr[bad].ravel()[0])!r}", name, where)
     return arr
 
 

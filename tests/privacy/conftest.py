@@ -1,16 +1,15 @@
-"""Shared fixtures for the privacy-calculus tests: the public reference tables in ../shared/reference."""
+"""Shared fixtures for the privacy-calculus tests: the public reference tables in ``tests/data``."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-#: ``$VERIFY_SHARED/reference``, by default ``../shared/reference`` next to the repository
-REFERENCE = Path(os.environ.get("VERIFY_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "reference"
+#: reference values copied into the repository (provenance in tests/data/README.md)
+REFERENCE = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.fixture(scope="session")

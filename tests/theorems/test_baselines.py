@@ -16,7 +16,7 @@ from scipy import integrate, stats
 import theorems
 from verify.theorem import VOCABULARY
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = Path(__file__).resolve().parents[1] / "data"
 
 
 def get(theorem_id: str):

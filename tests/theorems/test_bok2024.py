@@ -281,7 +281,7 @@ def test_lemmaA3_against_reference_vectors():
     import json
     from pathlib import Path
 
-    cases = json.loads(Path("/work/shared/reference/gdp_vectors.json").read_text())["gdp_delta_of_eps"]["cases"]
+    cases = json.loads((Path(__file__).resolve().parents[1] / "data" / "gdp_vectors.json").read_text())["gdp_delta_of_eps"]["cases"]
     for case in cases:
         delta = get("bok2024/lemmaA.3").evaluate(mu=case["mu"], eps=case["eps"])
         assert delta == pytest.approx(case["delta"], rel=1e-7)

@@ -15,7 +15,7 @@ from scipy import stats
 
 import theorems
 
-REFERENCE = Path("/work/shared/reference")
+REFERENCE = Path(__file__).resolve().parents[1] / "data"
 
 
 def get(theorem_id: str):

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from verify.errors import InputError
+
 
 def one_minus_power(x, n) -> np.ndarray:
     """``1 - a^n`` with ``a = 1 - x``, ``x = eta * lambda`` in ``[0, 2]``, accurate as ``x -> 0``.
@@ -102,8 +104,14 @@ class QuadraticRun:
     def variances(self) -> np.ndarray:
         """Variances of the last iterate along each eigenvector (the covariance is diagonal there)."""
         x = self.eta * self.eigenvalues
-        noise = (self.eta * self.sigma) ** 2 * geometric_sum(x, 2, self.T)
-        return _power(x, 2 * self.T) * self.init_var + noise
+        with np.errstate(over="ignore", invalid="ignore"):  # (eta sigma)^2 may exceed the float range
+            noise = np.square(np.float64(self.eta) * np.float64(self.sigma)) * geometric_sum(x, 2, self.T)
+            out = _power(x, 2 * self.T) * self.init_var + noise
+        if not np.isfinite(out).all():
+            raise InputError(
+                f"sigma={self.sigma:g}, eta={self.eta:g}: the variance of the last iterate exceeds the float range",
+                "sigma")
+        return out
 
 
 __all__ = ["QuadraticRun", "geometric_sum", "one_minus_power"]

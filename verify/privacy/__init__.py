@@ -1,7 +1,9 @@
 """The exact privacy calculus: Gaussian DP / f-DP, Rényi DP, (eps, delta), PLD composition, CLT.
 
 One small module per notion (STYLE.md); every function broadcasts over numpy arrays, validates its
-inputs (ValueError naming the parameter) and cites the statement it implements:
+inputs (:class:`verify.errors.InputError`, a ValueError naming the parameter), returns the correct limit
+at extreme parameters or raises InputError (never a NaN, never a silently smaller number, no numpy
+warning) and cites the statement it implements:
 
 * :mod:`.gaussian` — ``G_mu``, GDP <-> (eps, delta), GDP -> RDP, the Gaussian mechanism.
 * :mod:`.rdp` — RDP -> (eps, delta) (classical and improved), the sampled Gaussian mechanism, AT22.

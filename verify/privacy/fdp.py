@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Callable
 
 import numpy as np
@@ -17,7 +18,9 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 from scipy.stats import norm
 
-from verify.privacy.gaussian import _checked, _result, gdp_log_delta, tradeoff_gaussian
+from verify import validate
+from verify.errors import InputError
+from verify.privacy.gaussian import _numeric, _result, gdp_log_delta, tradeoff_gaussian
 
 __all__ = [
     "tradeoff_eps_delta",
@@ -36,43 +39,61 @@ DEFAULT_GRID: np.ndarray = np.unique(
 DEFAULT_GRID = DEFAULT_GRID[(DEFAULT_GRID >= 0.0) & (DEFAULT_GRID <= 1.0)]
 
 
+@_numeric
 def tradeoff_eps_delta(a: ArrayLike, eps: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     """``f_{eps,delta}(a) = max{0, 1 - delta - e^eps a, e^-eps (1 - delta - a)}``: (eps, delta)-DP as f-DP.
 
     Bu et al. 2020 eq. (2.1) (Wasserman & Zhou 2010). ``a`` in [0, 1], ``eps >= 0``, ``delta`` in [0, 1].
     """
-    a = _checked("a", a, low=0.0, high=1.0)
-    eps = _checked("eps", eps, low=0.0)
-    delta = _checked("delta", delta, low=0.0, high=1.0)
+    a = validate.array("a", a, low=0.0, high=1.0)
+    eps = validate.array("eps", eps, low=0.0)
+    delta = validate.array("delta", delta, low=0.0, high=1.0)
     with np.errstate(divide="ignore"):
         first = 1.0 - delta - np.exp(np.minimum(eps + np.log(a), 700.0))
     second = np.exp(-eps) * (1.0 - delta - a)
     return _result(np.maximum(0.0, np.maximum(first, second)))
 
 
+#: bytes per requested grid point across the grid routines (3 sub-grids, ~10 work arrays, the hull lists)
+_BYTES_PER_GRID_POINT = 600
+
+
+def _available_memory() -> int:
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not POSIX: assume 1 GiB
+        return 2**30
+
+
 def _grid(grid: ArrayLike | int | None) -> np.ndarray:
     if grid is None:
         return DEFAULT_GRID
     if np.ndim(grid) == 0:
-        n = int(_checked("grid", grid, low=3.0))
+        n = validate.integer("grid", grid, low=3)
+        need = n * _BYTES_PER_GRID_POINT
+        if need > _available_memory() // 2:  # estimate before allocating
+            raise InputError(
+                f"grid={n} needs about {need / 2**30:.3g} GiB, more than half the free memory "
+                f"({_available_memory() / 2**30:.3g} GiB); use fewer points", "grid")
         return np.unique(np.concatenate([np.linspace(0.0, 1.0, n), np.logspace(-16, 0, n), 1.0 - np.logspace(-16, 0, n)]))
-    g = np.unique(_checked("grid", grid, low=0.0, high=1.0).ravel())
+    g = np.unique(validate.array("grid", grid, low=0.0, high=1.0).ravel())
     if g.size < 3:
-        raise ValueError("grid must contain at least 3 distinct points in [0, 1]")
+        raise InputError("grid must contain at least 3 distinct points in [0, 1]", "grid")
     return g
 
 
 def _evaluate_tradeoff(f: Callable, a: np.ndarray) -> np.ndarray:
     if not callable(f):
-        raise ValueError("f must be a callable tradeoff function a -> f(a)")
+        raise InputError("f must be a callable tradeoff function a -> f(a)", "f")
     values = np.asarray(f(a), dtype=float)
     if values.shape != a.shape:
         values = np.broadcast_to(values, a.shape).astype(float)
     if np.isnan(values).any() or (values < -1e-12).any() or (values > 1 + 1e-12).any():
-        raise ValueError("f must map [0, 1] into [0, 1] (got NaN or a value outside [0, 1])")
+        raise InputError("f must map [0, 1] into [0, 1] (got NaN or a value outside [0, 1])", "f")
     return np.clip(values, 0.0, 1.0)
 
 
+@_numeric
 def delta_from_tradeoff(f: Callable[[np.ndarray], np.ndarray], eps: ArrayLike, grid: ArrayLike | int | None = None) -> np.ndarray | float:
     """``delta(eps) = 1 + f*(-e^eps) = sup_{a in [0,1]} {1 - f(a) - e^eps a}`` for a tradeoff function ``f``.
 
@@ -82,7 +103,7 @@ def delta_from_tradeoff(f: Callable[[np.ndarray], np.ndarray], eps: ArrayLike, g
     in ``a``: the maximum over ``grid`` (default :data:`DEFAULT_GRID`) is refined by bounded Brent on the
     neighbouring grid cells. ``eps`` is any real (array allowed); result in [0, 1].
     """
-    eps = _checked("eps", eps)
+    eps = validate.array("eps", eps)
     a = _grid(grid)
     fa = _evaluate_tradeoff(f, a)
     flat = eps.ravel()
@@ -131,6 +152,7 @@ def _fp_inverse_gaussian(a: np.ndarray, p: np.ndarray, mu: np.ndarray) -> np.nda
     return norm.sf(0.5 * (lo + hi))
 
 
+@_numeric
 def subsampled_gaussian_tradeoff(a: ArrayLike, p: ArrayLike, mu: ArrayLike) -> np.ndarray | float:
     """Closed form of ``C_p(G_mu)`` (Bok et al. 2024 Def. 4.7; DRS22 Thm. 9 for the SGD step).
 
@@ -138,9 +160,9 @@ def subsampled_gaussian_tradeoff(a: ArrayLike, p: ArrayLike, mu: ArrayLike) -> n
     ``C_p(G_mu)(a) = f_p(a)`` for ``a <= x*``, ``x* + y* - a`` on ``[x*, y*]``, ``f_p^{-1}(a)`` for ``a >= y*``.
     ``a`` in [0, 1], ``p`` in [0, 1], ``mu >= 0``.
     """
-    a = _checked("a", a, low=0.0, high=1.0)
-    p = _checked("p", p, low=0.0, high=1.0)
-    mu = _checked("mu", mu, low=0.0)
+    a = validate.array("a", a, low=0.0, high=1.0)
+    p = validate.array("p", p, low=0.0, high=1.0)
+    mu = validate.array("mu", mu, low=0.0)
     a, p, mu = np.broadcast_arrays(a, p, mu)
     x_star = norm.cdf(-mu / 2.0)
     y_star = p * x_star + (1.0 - p) * norm.cdf(mu / 2.0)
@@ -155,6 +177,7 @@ def subsampled_gaussian_tradeoff(a: ArrayLike, p: ArrayLike, mu: ArrayLike) -> n
     return _result(np.clip(out, 0.0, 1.0 - a))
 
 
+@_numeric
 def subsampled_gaussian_delta(p: ArrayLike, mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
     """delta(eps) of the symmetric tradeoff ``C_p(G_mu)`` in closed form.
 
@@ -165,9 +188,9 @@ def subsampled_gaussian_delta(p: ArrayLike, mu: ArrayLike, eps: ArrayLike) -> np
     ``delta(eps) = 1 - e^eps + e^eps delta(-eps)``. ``p`` in (0, 1], ``mu >= 0``, any real eps.
     Computed in log space through :func:`verify.privacy.gaussian.gdp_log_delta`.
     """
-    p = _checked("p", p, low=0.0, low_open=True, high=1.0)
-    mu = _checked("mu", mu, low=0.0)
-    eps = _checked("eps", eps)
+    p = validate.array("p", p, low=0.0, low_open=True, high=1.0)
+    mu = validate.array("mu", mu, low=0.0)
+    eps = validate.array("eps", eps)
     p, mu, eps = np.broadcast_arrays(p, mu, eps)
     shape = p.shape
     p, mu, eps = (np.atleast_1d(x).ravel() for x in (p, mu, eps))
@@ -192,12 +215,17 @@ class PiecewiseLinearTradeoff:
     Returned by :func:`subsample_tradeoff`; ``grid`` and ``values`` are the hull vertices.
     """
 
-    def __init__(self, grid: np.ndarray, values: np.ndarray):
-        self.grid = np.asarray(grid, dtype=float)
-        self.values = np.asarray(values, dtype=float)
+    def __init__(self, grid: ArrayLike, values: ArrayLike):
+        self.grid = validate.array("grid", grid, low=0.0, high=1.0)
+        self.values = validate.array("values", values, shape=self.grid.shape, low=0.0, high=1.0)
+        if self.grid.ndim != 1 or self.grid.size < 2:
+            raise InputError(f"grid must be a 1-d array of at least 2 points, got shape {self.grid.shape}", "grid")
+        if not (np.diff(self.grid) > 0).all():
+            raise InputError("grid must be strictly increasing (np.interp needs sorted vertices)", "grid")
 
+    @_numeric
     def __call__(self, a: ArrayLike) -> np.ndarray | float:
-        a = _checked("a", a, low=0.0, high=1.0)
+        a = validate.array("a", a, low=0.0, high=1.0)
         return _result(np.interp(a, self.grid, self.values))
 
     def __repr__(self) -> str:
@@ -230,7 +258,7 @@ def subsample_tradeoff(f: Callable[[np.ndarray], np.ndarray], p: float, grid: Ar
     approximation of ``C_p(f)`` between grid points, exact at the hull vertices up to the grid).
     ``p`` in [0, 1].
     """
-    p = float(_checked("p", p, low=0.0, high=1.0))
+    p = float(validate.array("p", p, low=0.0, high=1.0))
     a = _grid(grid)
     fp = p * _evaluate_tradeoff(f, a) + (1.0 - p) * (1.0 - a)
     xs = np.concatenate([a, fp])

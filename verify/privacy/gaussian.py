@@ -14,10 +14,16 @@ Everything that can underflow is computed in log space; every function broadcast
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 from scipy.stats import norm
+
+from verify import validate
+from verify.errors import InputError
 
 __all__ = [
     "tradeoff_gaussian",
@@ -34,40 +40,8 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------------------------
-# input validation shared by the privacy modules
+# results
 # --------------------------------------------------------------------------------------------------
-
-
-def _checked(
-    name: str,
-    value: ArrayLike,
-    *,
-    low: float | None = None,
-    low_open: bool = False,
-    high: float | None = None,
-    high_open: bool = False,
-    finite: bool = True,
-) -> np.ndarray:
-    """``value`` as a float array, or ValueError naming ``name`` and the violated condition."""
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a real number or array of real numbers, got {value!r}") from exc
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} must not be NaN")
-    if finite and not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    if low is not None:
-        bad = arr <= low if low_open else arr < low
-        if bad.any():
-            op = ">" if low_open else ">="
-            raise ValueError(f"{name} must be {op} {low:g}, got {float(arr[bad].ravel()[0])!r}")
-    if high is not None:
-        bad = arr >= high if high_open else arr > high
-        if bad.any():
-            op = "<" if high_open else "<="
-            raise ValueError(f"{name} must be {op} {high:g}, got {float(arr[bad].ravel()[0])!r}")
-    return arr
 
 
 def _result(x: np.ndarray):
@@ -76,22 +50,58 @@ def _result(x: np.ndarray):
     return float(x) if x.ndim == 0 else x
 
 
+def _numeric(function=None, *, minus_inf: bool = False):
+    """Decorator of the public numeric functions: numpy's floating-point warnings never reach the user
+    (overflow in an intermediate is handled by the function: log space, explicit limits), and a NaN or an
+    infinity in the result, which would be a silent wrong number, becomes an InputError.
+
+    ``minus_inf=True`` admits ``-inf`` (a log of an exact 0, or of a value below the float range).
+    """
+    if function is None:
+        return functools.partial(_numeric, minus_inf=minus_inf)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            out = function(*args, **kwargs)
+        values = np.asarray(out, dtype=float)
+        bad = np.isnan(values) | (values == np.inf) | ((values == -np.inf) & (not minus_inf))
+        if bad.any():
+            first = next((n for n in inspect.signature(function).parameters if n != "self"), None)
+            raise InputError(f"{function.__name__}: no accurate finite value at these parameters (outside the "
+                             "range this computation resolves)", first)
+        return out
+
+    return checked
+
+
+def _finite(compute, parameter: str, what: str):
+    """``compute()`` (a closed form that can overflow), or InputError naming ``parameter``."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = np.asarray(compute(), dtype=float)
+    if not np.isfinite(x).all():
+        raise InputError(f"{parameter} is out of range: {what} exceeds the float range", parameter)
+    return _result(x)
+
+
 # --------------------------------------------------------------------------------------------------
 # tradeoff
 # --------------------------------------------------------------------------------------------------
 
 
+@_numeric
 def tradeoff_gaussian(a: ArrayLike, mu: ArrayLike) -> np.ndarray | float:
     """``G_mu(a) = Phi(Phi^{-1}(1 - a) - mu)``: type II error of the best level-``a`` test of N(0,1) vs N(mu,1).
 
     DRS22 eq. (6); Bok et al. 2024 Definition 2.4. ``Phi^{-1}(1 - a)`` is computed as ``isf(a)`` so that
     tiny ``a`` keeps full relative precision. ``a`` in [0, 1], ``mu >= 0``.
     """
-    a = _checked("a", a, low=0.0, high=1.0)
-    mu = _checked("mu", mu, low=0.0)
+    a = validate.array("a", a, low=0.0, high=1.0)
+    mu = validate.array("mu", mu, low=0.0)
     return _result(norm.cdf(norm.isf(a) - mu))
 
 
+@_numeric
 def tradeoff_gaussian_inverse(a: ArrayLike, mu: ArrayLike) -> np.ndarray | float:
     """The inverse ``G_mu^{-1}(a) = 1 - Phi(Phi^{-1}(a) + mu)``.
 
@@ -142,6 +152,16 @@ def _log_erfcx_ratio(x: np.ndarray, h: np.ndarray) -> np.ndarray:
     out[short] = 0.5 * hs * np.sum(_GL_WEIGHTS[None, :] * _dlog_erfcx(nodes), axis=1)
     xl, hl = x[~short], h[~short]
     out[~short] = np.log(special.erfcx(xl + hl)) - np.log(special.erfcx(xl))
+    # x > 1e4: the two logs cancel; with erfcx(x) = S(1/(2x^2)) / (x sqrt(pi)) the ratio is
+    # -log1p(h/x) + log S(u1) - log S(u0), S(u) = sum_k _ERFCX_SERIES[k] u^k
+    far = ~short & (x > 1e4)
+    xf, hf = x[far], h[far]
+    k = np.arange(1, len(_ERFCX_SERIES))
+
+    def log_s(u):
+        return np.log1p(np.sum(_ERFCX_SERIES[1:, None] * u[None, :] ** k[:, None], axis=0))
+
+    out[far] = -np.log1p(hf / xf) + log_s(0.5 / (xf + hf) ** 2) - log_s(0.5 / xf**2)
     return out
 
 
@@ -161,11 +181,12 @@ def _gdp_log_delta_unguarded(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
     pos = a >= 5.0
     # a >= 5: Phi(a) ~ 1 and e^eps Phi(a - mu) < Phi(a)(1 - Phi(-5)): the direct difference is well conditioned
     ap, mp, ep = a[pos], mu[pos], eps[pos]
-    d = np.exp(ep + norm.logcdf(ap - mp) - norm.logcdf(ap))
+    log_d = ep + norm.logcdf(ap - mp) - norm.logcdf(ap)  # log(e^eps Phi(a - mu) / Phi(a)) < 0
     # delta near 1: log delta = log1p(-(Phi(-a) + e^eps Phi(a - mu))), both terms relative-accurate
     near_one = np.exp(norm.logcdf(-ap)) + np.exp(ep + norm.logcdf(ap - mp))
+    # else log(Phi(a) (1 - d)) with 1 - d = -expm1(log d): keeps eps ~ -1e-45 (delta ~ 1 - e^eps)
     out[pos] = np.where(near_one < 0.5, np.log1p(-np.minimum(near_one, 0.5)),
-                        norm.logcdf(ap) + np.log1p(-np.minimum(d, 1.0)))
+                        norm.logcdf(ap) + np.log(-np.expm1(np.minimum(log_d, 0.0))))
     # otherwise, with x = -a/sqrt2: Phi(a) = erfcx(x) e^{-x^2}/2 and e^eps Phi(a - mu) = erfcx(x + mu/sqrt2) e^{-x^2}/2
     an, mn = a[~pos], mu[~pos]
     x = -an / np.sqrt(2.0)
@@ -174,24 +195,51 @@ def _gdp_log_delta_unguarded(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
     return out
 
 
+def _gdp_log_delta_small_mu(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    """log delta(eps) for mu < 1e-100, where the erfcx form loses the subnormal mu. With ``t = eps/mu``
+    and Mills' ratio: ``delta = mu phi(t) e^{eps/2} (1 - t Phi(-t)/phi(t)) (1 + O(mu t))`` for t > -40
+    (expand Phi(-t +- mu/2)); for t <= -40 both Phi are 1 to 1e-350 and ``delta = 1 - e^eps``."""
+    with np.errstate(over="ignore"):
+        t = eps / mu
+    out = np.empty(t.shape)
+    below = t <= -40.0
+    out[below] = np.log(-np.expm1(eps[below]))
+    huge = t >= 1.895e154  # log delta ~ -t^2/2 is below the float range
+    out[huge] = -np.inf
+    mid = ~below & (t <= 30.0)
+    tm = t[mid]
+    out[mid] = np.log(mu[mid]) + np.log(norm.pdf(tm) - tm * norm.sf(tm)) + eps[mid] / 2.0
+    big = (t > 30.0) & ~huge  # phi(t) - t Phi(-t) = phi(t) (t^-2 - 3 t^-4 + 15 t^-6 - ...)
+    tb = t[big]
+    u = (1.0 / tb) / tb
+    out[big] = (np.log(mu[big]) - (0.5 * tb) * tb - 0.5 * np.log(2.0 * np.pi) + eps[big] / 2.0
+                + np.log(u * (1.0 - 3.0 * u * (1.0 - 5.0 * u * (1.0 - 7.0 * u * (1.0 - 9.0 * u))))))
+    return out
+
+
+@_numeric(minus_inf=True)
 def gdp_log_delta(mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
     """Natural log of :func:`gdp_delta`, accurate far below the float underflow (delta = 1e-300 and less).
 
     Bok et al. 2024 Lemma A.3 / DRS22 Cor. 1. Returns ``-inf`` only for ``mu == 0`` and ``eps >= 0``
     (delta is exactly 0 there).
     """
-    mu = _checked("mu", mu, low=0.0)
-    eps = _checked("eps", eps)
+    mu = validate.array("mu", mu, low=0.0)
+    eps = validate.array("eps", eps)
     mu, eps = np.broadcast_arrays(mu, eps)
     out = np.empty(mu.shape)
     zero = mu == 0.0
     # mu = 0: G_0 = Id and delta(eps) = (1 - e^eps)_+
     with np.errstate(divide="ignore"):
         out[zero] = np.where(eps[zero] < 0, np.log(-np.expm1(np.minimum(eps[zero], 0.0))), -np.inf)
-    out[~zero] = _gdp_log_delta(mu[~zero], eps[~zero])
+    tiny = (~zero) & (mu < 1e-100)
+    rest = ~(zero | tiny)
+    out[rest] = _gdp_log_delta(mu[rest], eps[rest])
+    out[tiny] = _gdp_log_delta_small_mu(mu[tiny], eps[tiny])
     return _result(out)
 
 
+@_numeric
 def gdp_delta(mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
     """``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` for mu-GDP.
 
@@ -202,6 +250,7 @@ def gdp_delta(mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
     return _result(np.exp(gdp_log_delta(mu, eps)))
 
 
+@_numeric
 def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     """Smallest eps >= 0 with ``delta(eps; mu) <= delta``: the inverse of :func:`gdp_delta` in eps.
 
@@ -211,8 +260,8 @@ def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     ``delta(eps) <= Phi(-eps/mu + mu/2) = delta``), with bisection whenever Newton leaves the bracket.
     ``mu >= 0``, ``delta`` in (0, 1).
     """
-    mu = _checked("mu", mu, low=0.0)
-    delta = _checked("delta", delta, low=0.0, low_open=True, high=1.0, high_open=True)
+    mu = validate.array("mu", mu, low=0.0)
+    delta = validate.array("delta", delta, low=0.0, low_open=True, high=1.0, high_open=True)
     mu, delta = np.broadcast_arrays(mu, delta)
     out = np.zeros(mu.shape)
     log_target = np.log(delta)
@@ -222,7 +271,10 @@ def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
         return _result(out)
     m, lt = mu[need], log_target[need]
     lo = np.zeros(m.shape)
-    hi = m * (m / 2.0 + norm.isf(delta[need]))
+    with np.errstate(over="ignore"):
+        hi = m * (m / 2.0 + norm.isf(delta[need]))
+    if not np.isfinite(hi).all():  # eps ~ mu^2/2 itself overflows
+        raise InputError(f"mu={m[~np.isfinite(hi)][0]:g} is too large: eps(delta) exceeds the float range", "mu")
     x = 0.5 * (lo + hi)
     active = np.arange(m.size)  # only unconverged entries are iterated
     for _ in range(200):
@@ -250,14 +302,15 @@ def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
 # --------------------------------------------------------------------------------------------------
 
 
+@_numeric
 def gdp_to_rdp(mu: ArrayLike, alpha: ArrayLike) -> np.ndarray | float:
     """mu-GDP implies (alpha, alpha mu^2 / 2)-RDP for every alpha > 1.
 
     Bok et al. 2024 Lemma A.4 (DRS22 Cor. B.6); tight for the Gaussian mechanism.
     """
-    mu = _checked("mu", mu, low=0.0)
-    alpha = _checked("alpha", alpha, low=1.0, low_open=True)
-    return _result(alpha * mu * mu / 2.0)
+    mu = validate.array("mu", mu, low=0.0)
+    alpha = validate.array("alpha", alpha, low=1.0, low_open=True)
+    return _finite(lambda: alpha * mu * mu / 2.0, "mu", "alpha mu^2 / 2")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -265,26 +318,30 @@ def gdp_to_rdp(mu: ArrayLike, alpha: ArrayLike) -> np.ndarray | float:
 # --------------------------------------------------------------------------------------------------
 
 
+@_numeric
 def gaussian_mechanism_mu(sensitivity: ArrayLike, noise: ArrayLike) -> np.ndarray | float:
     """GDP parameter ``sensitivity / noise`` of ``x -> q(x) + N(0, noise^2 I)`` (DRS22 Thm. 2).
 
     ``sensitivity >= 0`` is the l2-sensitivity of ``q``, ``noise > 0`` the noise standard deviation.
     """
-    sensitivity = _checked("sensitivity", sensitivity, low=0.0)
-    noise = _checked("noise", noise, low=0.0, low_open=True)
-    return _result(sensitivity / noise)
+    sensitivity = validate.array("sensitivity", sensitivity, low=0.0)
+    noise = validate.array("noise", noise, low=0.0, low_open=True)
+    return _finite(lambda: sensitivity / noise, "noise", "sensitivity / noise")
 
 
+@_numeric
 def gaussian_mechanism_rdp(sensitivity: ArrayLike, noise: ArrayLike, alpha: ArrayLike) -> np.ndarray | float:
     """Rényi DP ``alpha sensitivity^2 / (2 noise^2)`` of the Gaussian mechanism (Mironov 2017, Prop. 7)."""
     return gdp_to_rdp(gaussian_mechanism_mu(sensitivity, noise), alpha)
 
 
+@_numeric
 def gaussian_mechanism_delta(sensitivity: ArrayLike, noise: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
     """Exact delta(eps) of the Gaussian mechanism (Balle & Wang 2018, Thm. 8 = Bok et al. Lemma A.3)."""
     return gdp_delta(gaussian_mechanism_mu(sensitivity, noise), eps)
 
 
+@_numeric
 def gaussian_mechanism_eps(sensitivity: ArrayLike, noise: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     """Exact eps(delta) of the Gaussian mechanism (inverse of :func:`gaussian_mechanism_delta`)."""
     return gdp_eps(gaussian_mechanism_mu(sensitivity, noise), delta)

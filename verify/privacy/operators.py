@@ -13,10 +13,18 @@ broadcast against each other and must return an array of the same shape.
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
+import mpmath
 import numpy as np
 import sympy as sp
+
+from verify.errors import InputError
+from verify.privacy.clt import clt_mu_symmetric, clt_mu_uniform
+from verify.privacy.gaussian import gdp_delta, gdp_eps
+from verify.privacy.pld import Composition, subsampled_delta_limit
+from verify.privacy.rdp import at22_S, rdp_to_dp_classical, rdp_to_dp_improved, sampled_gaussian_rdp
 
 #: every operator defined so far, by name (used by ``lambdify``)
 OPERATORS: dict[str, type["NumericOperator"]] = {}
@@ -98,8 +106,6 @@ def _at22_S(alpha, q, s) -> np.ndarray:
     The pure Gaussian is the first argument (the paper's direction); the value comes from
     ``verify.privacy.rdp.at22_S``.
     """
-    from verify.privacy.rdp import at22_S
-
     alpha, q, s = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in (alpha, q, s)])
     # evaluate each distinct point once: free-parameter grids repeat the same (alpha, q, s) many times
     flat = np.stack([alpha.ravel(), q.ravel(), s.ravel()], axis=1)
@@ -122,14 +128,12 @@ def _power_step_sum_scalar(p: float, a: float, b: float) -> float:
     """sum_{t=a}^{b} t^(-p) for integers 1 <= a (0 when b < a): the sum of the polynomially decaying step
     sizes eta_t = eta t^(-p) of Altschuler–Talwar 2022, eq. (5.7) and Example 5.8 (in units of eta)."""
     if not (a >= 1 and float(a).is_integer() and float(b).is_integer()):
-        raise ValueError(f"PowerStepSum: a must be a positive integer and b an integer, got a={a}, b={b}")
+        raise InputError(f"PowerStepSum: a must be a positive integer and b an integer, got a={a}, b={b}", "a")
     if b < a:
         return 0.0
     if b - a < 200_000:
         t = np.arange(a, b + 1, dtype=float)
         return float(np.sum(np.exp(-p * np.log(t))))
-    import mpmath
-
     with mpmath.workdps(40):  # Hurwitz-zeta difference; digamma at the pole p = 1
         if p == 1.0:
             return float(mpmath.digamma(b + 1) - mpmath.digamma(a))
@@ -146,11 +150,9 @@ PowerStepSum = numeric_operator(
 
 # --- f-DP operators (Bok et al., Bu et al.) ---
 #
-# Thin adapters from sympy bounds to the privacy calculus of verify.privacy (imported lazily: that package
-# is written alongside).  No formula is re-derived here except the two RDP -> (eps, delta) conversions that
-# only Bok et al. Appendix A.1 uses ([BS16] and [ALC+21]); the others are taken from verify.privacy.rdp.
-
-import functools as _functools
+# Thin adapters from sympy bounds to the privacy calculus of verify.privacy.  No formula is re-derived here
+# except the two RDP -> (eps, delta) conversions that only Bok et al. Appendix A.1 uses ([BS16] and
+# [ALC+21]); the others are taken from verify.privacy.rdp.
 
 #: Rényi orders of TensorFlow Privacy's moments accountant, as used by Bu et al. (App. B.3, footnote 13;
 #: catalogue/bu2020.md §6): 1 + x/10 for x = 1..99, then 12..63.
@@ -170,25 +172,19 @@ def _broadcast(*args) -> list[np.ndarray]:
 
 def _gdp_delta(mu, eps) -> np.ndarray:
     """delta(eps) of mu-GDP (Bu et al. 2020 eq. (3.2); Bok et al. 2024 Lemma A.3)."""
-    from verify.privacy.gaussian import gdp_delta
-
     mu, eps = _broadcast(mu, eps)
     return np.asarray(gdp_delta(mu, eps), dtype=float)
 
 
 def _gdp_eps(mu, delta) -> np.ndarray:
     """eps(delta) of mu-GDP, the inverse of eq. (3.2) in eps (Bu et al. 2020, footnotes 9-10)."""
-    from verify.privacy.gaussian import gdp_eps
-
     mu, delta = _broadcast(mu, delta)
     return np.asarray(gdp_eps(mu, delta), dtype=float)
 
 
-@_functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256)
 def _composition(p: float, mu: float, steps: int, adjacency: str, mu_last: float = 0.0):
     """C_p(G_mu)^{⊗steps} (symmetric) or the Poisson add/remove composition, optionally ⊗ G(mu_last)."""
-    from verify.privacy.pld import Composition
-
     comp = Composition.subsampled_gaussian(p, mu, steps, sampling="poisson", adjacency=adjacency)
     if mu_last > 0:
         comp = comp.compose(Composition.gaussian(mu_last))
@@ -197,60 +193,63 @@ def _composition(p: float, mu: float, steps: int, adjacency: str, mu_last: float
 
 def _steps(value: float, name: str) -> int:
     if not (value >= 1 and float(value).is_integer()):
-        raise ValueError(f"{name} must be a positive integer, got {value}")
+        raise InputError(f"{name} must be a positive integer, got {value}", name)
     return int(value)
 
 
 def _symm_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
     """delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. 2024, Theorem 4.8; exact PLD composition)."""
-    return float(_composition(p, mu, _steps(steps, "T"), "symmetric").delta(eps))
+    T = _steps(steps, "T")
+    limit = subsampled_delta_limit(p, mu, T, eps)  # noise so small that no PLD grid can hold the loss
+    return limit if limit is not None else float(_composition(p, mu, T, "symmetric").delta(eps))
 
 
 def _symm_subsampled_shift_delta(p: float, mu: float, steps: float, mu_last: float, eps: float) -> float:
     """delta(eps) of C_p(G_mu)^{⊗k} ⊗ G(mu_last) (Bok et al. 2024, Theorems 4.9 and 4.10)."""
+    # composing never lowers delta: when G(mu_last) alone gives delta = 1 to float precision, so does the whole
+    if mu_last > 0 and float(gdp_delta(mu_last, eps)) >= 1.0 - 1e-16:
+        return 1.0
     return float(_composition(p, mu, _steps(steps, "T - tau"), "symmetric", float(mu_last)).delta(eps))
 
 
 def _poisson_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
     """delta(eps) of min{f, f^-1}** with f = (p G_mu + (1-p) Id)^{⊗T} (Bu et al. 2020, Theorem 3)."""
-    return float(_composition(p, mu, _steps(steps, "T"), "add_remove").delta(eps))
+    T = _steps(steps, "T")
+    limit = subsampled_delta_limit(p, mu, T, eps)
+    return limit if limit is not None else float(_composition(p, mu, T, "add_remove").delta(eps))
 
 
 def _poisson_subsampled_eps(p: float, mu: float, steps: float, delta: float) -> float:
     """eps(delta) of Bu et al. 2020, Theorem 3 (both directions, exact PLD composition)."""
-    return float(_composition(p, mu, _steps(steps, "T"), "add_remove").eps(delta))
+    T = _steps(steps, "T")
+    # delta(0) <= 1 - (1-p)^T for every mu (subsampled_delta_limit): such a delta is met at eps = 0
+    if 0.0 < p < 1.0 and delta >= -np.expm1(T * np.log1p(-p)):
+        return 0.0
+    return float(_composition(p, mu, T, "add_remove").eps(delta))
 
 
 def _clt_mu_symmetric(p, mu, steps) -> np.ndarray:
     """CLT mu of C_p(G_mu)^{⊗T} (Bok et al. 2024, Lemma A.5; Dong et al. Cor. 4)."""
-    from verify.privacy.clt import clt_mu_symmetric
-
     p, mu, steps = _broadcast(p, mu, steps)
     return np.asarray(clt_mu_symmetric(p, mu, steps), dtype=float)
 
 
 def _clt_mu_uniform(q, steps, z) -> np.ndarray:
     """CLT mu of NoisySGD with uniform sampling (Dong et al. §5, as cited by Bu et al. 2020 §3.1)."""
-    from verify.privacy.clt import clt_mu_uniform
-
     q, steps, z = _broadcast(q, steps, z)
     return np.asarray(clt_mu_uniform(q, steps, z), dtype=float)
 
 
 def _sampled_gaussian_rdp(q, z, alpha, steps) -> np.ndarray:
     """T * max of both Rényi divergences of the Poisson-subsampled Gaussian (Bu et al. 2020, App. B.3)."""
-    from verify.privacy.rdp import sampled_gaussian_rdp
-
     q, z, alpha, steps = _broadcast(q, z, alpha, steps)
     return np.asarray(sampled_gaussian_rdp(q, z, alpha, steps=steps, direction="max"), dtype=float)
 
 
 def _accountant_eps(q: float, z: float, steps: float, delta: float, orders: np.ndarray, method: str) -> float:
-    from verify.privacy import rdp
-
     # the "remove" direction dominates (Mironov-Talwar-Zhang 2019; catalogue/bu2020.md §4), so it is the max
-    curve = np.asarray(rdp.sampled_gaussian_rdp(q, z, orders, steps=steps, direction="remove"), dtype=float)
-    convert = rdp.rdp_to_dp_classical if method == "classical" else rdp.rdp_to_dp_improved
+    curve = np.asarray(sampled_gaussian_rdp(q, z, orders, steps=steps, direction="remove"), dtype=float)
+    convert = rdp_to_dp_classical if method == "classical" else rdp_to_dp_improved
     return float(convert(orders, curve, delta))
 
 
@@ -272,16 +271,12 @@ def _rdp_accountant_eps_improved(q: float, z: float, steps: float, delta: float)
 
 def _linear_rdp_eps_improved(rho: float, delta: float) -> float:
     """eps(delta) of (alpha, rho*alpha)-RDP for all alpha > 1, improved conversion (Balle et al. 2020)."""
-    from verify.privacy.rdp import rdp_to_dp_improved
-
     return float(rdp_to_dp_improved(LINEAR_ORDERS, rho * LINEAR_ORDERS, delta))
 
 
 def _bok_linear_rdp_eps(rho: float, delta: float) -> float:
     """eps(delta) reported by Bok et al. 2024, Appendix A.1, for (alpha, rho*alpha)-RDP for all alpha > 1:
     the minimum of [BS16, L. 3.5], [Mir17, Prop. 3], [BBG+20, Thm 20] and [ALC+21, L. 1]."""
-    from verify.privacy.rdp import rdp_to_dp_classical, rdp_to_dp_improved
-
     orders = LINEAR_ORDERS
     bs16 = rho + np.sqrt(4.0 * rho * np.log(1.0 / delta))
     mir17 = float(rdp_to_dp_classical(orders, rho * orders, delta))
