@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from verify.check.command import _lookup
+from verify.check.suite import lookup_with as _lookup
 from verify.check.engine import check_theorem, profile
 from verify.check.verdict import Verdict
 from verify.theorem import Theorem
+from verify.validate import integer
 
 
 def check(theorem: Theorem, max_examples: int = 40, seed: int = 0, profile_name: str = "quick") -> Verdict:
     """Run every obligation on ``theorem`` and return the verdict."""
-    if max_examples <= 0:
-        raise ValueError(f"max_examples must be > 0, got {max_examples}")
+    max_examples = integer("max_examples", max_examples, "verify.testing.check")
     prof = replace(profile(profile_name), examples=max_examples)
     return check_theorem(theorem, _lookup([theorem]), prof, seed)
 

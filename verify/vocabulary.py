@@ -110,26 +110,46 @@ def contraction(eta: sp.Expr | None = None, m: sp.Expr | None = None, M: sp.Expr
 
 
 def check_domain(name: str, value: np.ndarray, where: str = "") -> None:
-    """Raise ``ValueError`` when ``value`` lies outside the domain of vocabulary variable ``name``."""
+    """Raise ``InputError`` when ``value`` (any shape) has a NaN or lies outside the domain of vocabulary
+    variable ``name``.  One min/max pass decides the common, valid case; the message is built only
+    for a failure."""
     var = VOCABULARY.get(name)
-    if var is None:
+    if var is None or _in_domain(var, value):
         return
-    if var.domain == "real":
-        if not np.all(np.isfinite(value)):
-            raise InputError(f"parameter {name} must be finite", name, where)
-        return
-    if np.any(np.isinf(value)) and name not in ("T", "E", "alpha"):
+    if np.isnan(value).any():
+        raise InputError(f"parameter {name} is NaN", name, where)
+    if var.domain == "real" or (np.any(np.isinf(value)) and name not in _MAY_BE_INFINITE):
         raise InputError(f"parameter {name} must be finite", name, where)
-    if var.domain == "positive" and np.any(value <= 0):
+    if var.domain == "positive":
         raise InputError(f"parameter {name} must be > 0 ({var.meaning})", name, where)
-    if var.domain == "nonnegative" and np.any(value < 0):
+    if var.domain == "nonnegative":
         raise InputError(f"parameter {name} must be >= 0 ({var.meaning})", name, where)
     if var.domain == "integer":
-        finite = value[np.isfinite(value)]
-        if np.any(value < 1) or np.any(finite != np.round(finite)):
-            raise InputError(f"parameter {name} must be a positive integer ({var.meaning})", name, where)
-    if var.domain == "unit" and (np.any(value <= 0) or np.any(value > 1)):
-        raise InputError(f"parameter {name} must lie in (0, 1] ({var.meaning})", name, where)
+        raise InputError(f"parameter {name} must be a positive integer ({var.meaning})", name, where)
+    raise InputError(f"parameter {name} must lie in (0, 1] ({var.meaning})", name, where)
+
+
+#: parameters whose value may be +inf (the limit of infinitely many steps or orders)
+_MAY_BE_INFINITE = frozenset({"T", "E", "alpha"})
+
+
+def _in_domain(var: Variable, value: np.ndarray) -> bool:
+    if value.size == 0:
+        return True
+    lo, hi = float(value.min()), float(value.max())  # NaN propagates and fails every test below
+    top = math.inf if var.name in _MAY_BE_INFINITE else math.nextafter(math.inf, 0)
+    if var.domain == "real":
+        return -math.inf < lo and hi < math.inf
+    if var.domain == "positive":
+        return lo > 0 and hi <= top
+    if var.domain == "nonnegative":
+        return lo >= 0 and hi <= top
+    if var.domain == "unit":
+        return lo > 0 and hi <= 1
+    if not (lo >= 1 and hi <= top):  # integer
+        return False
+    finite = value if hi < math.inf else value[np.isfinite(value)]
+    return bool(np.all(finite == np.round(finite)))
 
 
 # ---------------------------------------------------------------------------------------------------

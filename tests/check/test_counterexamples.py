@@ -62,5 +62,5 @@ def test_the_engine_replays_kept_counterexamples():
 
     record = Record()
     _replay(theorems.get("altschuler2022/b.2"), record)
-    assert record.failure is not None and record.failure["exact"] > record.failure["bound"]
-    assert record.failure["exact"] == pytest.approx(2.626, abs=2e-3)
+    assert record.failure is not None and record.failure.exact > record.failure.bound
+    assert record.failure.exact == pytest.approx(2.626, abs=2e-3)

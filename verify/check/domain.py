@@ -13,7 +13,7 @@ from typing import Mapping
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.theorem import Theorem
+from verify.theorem import VOCABULARY, Theorem
 
 # log10 ranges of the positive continuous quantities
 LOG_RANGES: dict[str, tuple[float, float]] = {
@@ -26,9 +26,6 @@ LOG_RANGES: dict[str, tuple[float, float]] = {
     "delta": (-10.0, -1.0),
 }
 INT_RANGES: dict[str, tuple[int, int]] = {"b": (1, 256), "l": (1, 64), "E": (1, 40), "T": (1, 2000), "d": (1, 4)}
-ALPHAS = (1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0)
-EPSILONS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-DELTAS = (1e-2, 1e-3, 1e-5, 1e-8)
 
 
 def canonical_point(u: Mapping[str, float], ints: Mapping[str, int]) -> dict[str, float]:
@@ -62,16 +59,12 @@ UNIT_NAMES = ("sigma", "Delta", "M", "m", "eta", "D", "z", "Cclip", "mu", "delta
 
 def unit_names() -> tuple[str, ...]:
     """The unit draws a point needs: the core ones, plus one per variable a paper module added."""
-    from verify.theorem import VOCABULARY
-
     core = set(UNIT_NAMES) | set(INT_RANGES) | {"n", "q", "L", "T", "l", "E", "d"}
     return UNIT_NAMES + tuple(sorted(v for v in VOCABULARY if v not in core))
 
 
 def _extra(name: str, u: float) -> float:
     """A value for a vocabulary variable added by a paper module, from its declared domain."""
-    from verify.theorem import VOCABULARY
-
     domain = VOCABULARY[name].domain
     if domain == "unit":
         return 0.01 + 0.98 * u

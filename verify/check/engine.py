@@ -7,17 +7,21 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 from verify.check import symbolic
+from verify.check.audit import audit_obligation
 from verify.check.domain import admissible_points
+from verify.check.evidence import ApproximationError, ApproximationGap, ApproximationRow, InternalError
 from verify.check.exactness import exactness
 from verify.check.notions import eps_at_delta
 from verify.check.soundness import exact_family, soundness
 from verify.check.verdict import Obligation, Verdict, decide
+from verify.errors import InputError
 from verify.theorem import Theorem
 
 
 @dataclass(frozen=True)
 class Profile:
-    """How hard to look: examples per theorem, audit runs."""
+    """How hard to look: examples per theorem, claim points, approximation points, and the Monte Carlo
+    runs per dataset of the audit obligation (the one place those run counts are set)."""
 
     name: str
     examples: int
@@ -36,7 +40,7 @@ def profile(name: str) -> Profile:
     try:
         return PROFILES[name]
     except KeyError:
-        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {name!r}") from None
+        raise InputError(f"profile must be one of {', '.join(PROFILES)}, got {name!r}", "profile") from None
 
 
 def approximation_error(theorem: Theorem, lookup: Callable[[str], Theorem], seed: int,
@@ -48,43 +52,42 @@ def approximation_error(theorem: Theorem, lookup: Callable[[str], Theorem], seed
     if not targets:
         return Obligation("approximation", "inconclusive", "the record does not name what it approximates")
     exact = lookup(str(targets[0]))
-    rows = []
-    candidates = [dict(e) for e in theorem.examples] + admissible_points(theorem, points, seed)
-    for params in candidates:
-        delta = float(params.get("delta", 1e-5))
-        own = {k: v for k, v in params.items() if k in theorem.parameters}
-        try:
-            approx = eps_at_delta(theorem, own, delta)
-            truth = eps_at_delta(exact, {k: params[k] for k in exact.parameters if k in params}, delta)
-        except (ValueError, KeyError) as exc:
-            rows.append({"parameters": params, "error": str(exc)})
-            continue
-        rows.append({"parameters": own, "delta": delta, "eps_approx": approx, "eps_exact": truth,
-                     "relative_error": (approx - truth) / truth if truth > 0 else 0.0,
-                     "understates": bool(approx < truth * (1 - 1e-9)),
-                     "from_paper": params in [dict(e) for e in theorem.examples]})
-    good = [r for r in rows if "eps_exact" in r]
+    paper_rows = [dict(e) for e in theorem.examples]
+    rows = [_approximation_row(theorem, exact, params, params in paper_rows)
+            for params in paper_rows + admissible_points(theorem, points, seed)]
+    good = [r for r in rows if isinstance(r, ApproximationRow)]
     if not good:
         return Obligation("approximation", "inconclusive", "could not evaluate against the exact reference",
-                          data={"rows": rows})
-    under = [r for r in good if r["understates"]]
-    paper = [r for r in good if r["from_paper"]]
-    paper_under = [r for r in paper if r["understates"]]
-    worst = min(r["relative_error"] for r in good)
+                          data=ApproximationError(tuple(rows)))
+    under = [r for r in good if r.understates]
+    paper = [r for r in good if r.from_paper]
+    paper_under = [r for r in paper if r.understates]
+    worst = min(r.relative_error for r in good)
     detail = (f"under-states eps on {len(under)} of {len(good)} points (worst {100 * worst:+.1f}%)"
               + (f"; on the paper's rows: {len(paper_under)} of {len(paper)}" if paper else "")
               + f"; exact reference {exact.id}")
     return Obligation("approximation", "approximate", detail,
-                      data={"rows": good, "understated": len(under), "paper_rows": len(paper),
-                            "paper_understated": len(paper_under)})
+                      data=ApproximationError(tuple(good), understated=len(under), paper_rows=len(paper),
+                                              paper_understated=len(paper_under)))
+
+
+def _approximation_row(theorem: Theorem, exact: Theorem, params: dict,
+                       from_paper: bool) -> ApproximationRow | ApproximationGap:
+    """eps(delta) of the approximation and of the exact result at one point (delta 1e-5 unless given)."""
+    delta = float(params.get("delta", 1e-5))
+    own = {k: v for k, v in params.items() if k in theorem.parameters}
+    try:
+        approx = eps_at_delta(theorem, own, delta)
+        truth = eps_at_delta(exact, {k: params[k] for k in exact.parameters if k in params}, delta)
+    except (ValueError, KeyError) as exc:  # kept as a row saying why: never a silent gap
+        return ApproximationGap(parameters=params, error=str(exc))
+    return ApproximationRow(parameters=own, delta=delta, eps_approx=approx, eps_exact=truth,
+                            relative_error=(approx - truth) / truth if truth > 0 else 0.0,
+                            understates=bool(approx < truth * (1 - 1e-9)), from_paper=from_paper)
 
 
 def audit(theorem: Theorem, prof: Profile, seed: int) -> Obligation | None:
-    """Monte Carlo audit (verify.simulate): the audited lower bound never exceeds the bound."""
-    try:
-        from verify.simulate import audit_obligation
-    except ImportError:
-        return None
+    """Monte Carlo audit (:mod:`verify.check.audit`): the audited lower bound never exceeds the bound."""
     if theorem.operators and prof.name == "quick":
         return Obligation("audit", "inconclusive", "skipped in the quick profile: the bound is a costly numeric "
                           "operator (run --profile full)")
@@ -131,7 +134,7 @@ def _guard(step):
     except Exception as exc:  # noqa: BLE001 - reported, and never counted as a pass
         name = getattr(step, "__name__", "obligation")
         return Obligation("internal-error", "inconclusive", f"{type(exc).__name__}: {exc}".splitlines()[0][:300],
-                          data={"step": name})
+                          data=InternalError(name))
 
 
 def check_all(records: Iterable[Theorem], lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
@@ -142,38 +145,6 @@ def check_all(records: Iterable[Theorem], lookup: Callable[[str], Theorem], prof
         if progress is not None:
             progress(theorem)
     return verdicts
-
-
-def _check_registered(args: tuple[str, str, int]) -> Verdict:
-    """Worker: check one registry theorem by id (each process imports the registry once)."""
-    import theorems
-
-    theorem_id, profile_name, seed = args
-    return check_theorem(theorems.get(theorem_id), theorems.get, profile(profile_name), seed)
-
-
-def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: int = 1,
-                     progress: Callable[[str], None] | None = None) -> list[Verdict]:
-    """Check registry theorems, in ``workers`` processes; the verdicts do not depend on ``workers``
-    (each theorem's checks are seeded on their own) and come back in the order of ``ids``."""
-    if workers <= 1 or len(ids) <= 1:
-        import theorems
-
-        step = None if progress is None else (lambda t: progress(t.id))
-        return check_all([theorems.get(i) for i in ids], theorems.get, profile(profile_name), seed, progress=step)
-    jobs = [(i, profile_name, seed) for i in ids]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    results: dict[str, Verdict] = {}
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(_check_registered, job): job[0] for job in jobs}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            if progress is not None:
-                progress(futures[future])
-    return [results[i] for i in ids]
 
 
 def summary(verdicts: list[Verdict]) -> dict:
@@ -204,6 +175,6 @@ def compare_baseline(verdicts: list[Verdict], baseline: dict, ratio_tolerance: f
     return changes
 
 
-__all__ = ["PROFILES", "Profile", "check_theorem", "check_all", "check_registered", "summary", "compare_baseline",
+__all__ = ["PROFILES", "Profile", "check_theorem", "check_all", "summary", "compare_baseline",
            "profile",
            "approximation_error"]

@@ -10,6 +10,7 @@ instance ``c = 1 - eta*m`` when ``eta <= 2/(M+m)``).  The obligation passes only
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 import sympy as sp
@@ -52,19 +53,28 @@ def exponential_mechanism_quadratic() -> tuple[sp.Expr, dict]:
     return mean_gap / std, {}
 
 
-DERIVATIONS: dict[str, Callable[[], tuple[sp.Expr, dict]]] = {
-    "bok_thm42": gd_strongly_convex_quadratic,
-    "bok_cor52": exponential_mechanism_quadratic,
+@dataclass(frozen=True)
+class Derivation:
+    """A family's exact privacy derived symbolically, in ``notion`` (the derivations here give GDP mu)."""
+
+    derive: Callable[[], tuple[sp.Expr, dict]]
+    notion: str = "gdp"
+
+
+DERIVATIONS: dict[str, Derivation] = {
+    "bok_thm42": Derivation(gd_strongly_convex_quadratic),
+    "bok_cor52": Derivation(exponential_mechanism_quadratic),
 }
 
 
 def exactness(theorem: Theorem) -> Obligation | None:
-    """For a GDP theorem claimed exact on a family with a known derivation: prove bound = derived mu."""
+    """For a theorem claimed exact on a family with a known derivation in its notion: prove bound =
+    derived value (compared through their squares: both are non-negative)."""
     families = [str(c.value) for c in theorem.claims if c.kind == "exact_on" and str(c.value) in DERIVATIONS]
-    if not families or theorem.notion != "gdp" or not theorem.closed_form:
+    if not families or not theorem.closed_form or any(DERIVATIONS[f].notion != theorem.notion for f in families):
         return None
     for family in families:
-        derived, subs = DERIVATIONS[family]()
+        derived, subs = DERIVATIONS[family].derive()
         bound = theorem.bound
         for old, new in subs.items():
             bound = bound.subs(old, new)

@@ -1,8 +1,10 @@
-"""Matching theorems to exact references, and reading the exact privacy in a theorem's own notion.
+"""Matching theorems to exact references, and the tolerance of a comparison with them.
 
-An instance applies to a theorem when its setting is covered by the theorem's setting and it defines
-every parameter the theorem needs; whether the theorem's assumptions hold is then decided on the
-instance's own derived constants (``Instance.params()``), never on the values we asked for.
+An instance applies to a theorem when its setting is covered by the theorem's setting
+(:meth:`verify.setting.Setting.covers`, the one rule) and it defines every parameter the theorem
+needs; whether the theorem's assumptions hold is then decided on the instance's own derived
+constants (``Instance.params()``), never on the values we asked for.  The exact value of an
+instance in a theorem's notion is the notion record's (``theorem.notion_record.exact``).
 """
 
 from __future__ import annotations
@@ -13,44 +15,26 @@ from typing import Mapping
 
 import numpy as np
 
-from verify.theorem import Theorem
-
-#: families whose exact reference is a 1-D grid (cost grows with T): keep their runs short
-GRID_FAMILIES = frozenset({"interval_walk", "subsampled_linear", "bok_c16", "at22_thm41", "dpsgd_worst_step"})
+from verify.instances import FAMILIES, Family
+from verify.theorem import VOCABULARY, Theorem
 
 
-def families() -> dict:
-    """The instance families (empty when ``verify.instances`` is not available)."""
-    try:
-        from verify.instances import FAMILIES
-    except ImportError:
-        return {}
-    return dict(FAMILIES)
+def families() -> Mapping[str, Family]:
+    """The instance families (the registry of :mod:`verify.instances`)."""
+    return FAMILIES
 
 
-def _covers(theorem_value: str, instance_value: str, wildcard: str = "any") -> bool:
-    return theorem_value == wildcard or theorem_value == instance_value
+def is_grid(family: Family) -> bool:
+    """Whether ``family``'s exact reference is a 1-D grid (its cost grows with T: keep its runs short)."""
+    return family.cost == "grid"
 
 
 def why_not_applicable(theorem: Theorem, instance) -> str | None:
     """``None`` when ``instance`` is admissible for ``theorem``'s setting, else the reason."""
-    ts, its = theorem.setting, instance.setting
-    if ts.algorithm not in ("any", its.algorithm):
-        return f"algorithm {its.algorithm} is not {ts.algorithm}"
-    if not _covers(ts.batches, its.batches):
-        return f"batches {its.batches} is not {ts.batches}"
-    if ts.loss != "any" and ts.loss not in instance.loss_classes:
-        return f"losses are not {ts.loss}"
-    if ts.constraint == "none" and its.constraint != "none":
-        return "the theorem is for unconstrained runs"
-    if ts.constraint == "bounded" and its.constraint == "none":
-        return "the theorem needs a bounded constraint set"
-    if not _covers(ts.adjacency, its.adjacency):
-        return f"adjacency {its.adjacency} is not {ts.adjacency}"
-    if ts.release == "last" and its.release == "all" and instance.params().get("T", 1) > 1:
-        return "the instance's exact privacy is that of every iterate, the theorem bounds the last one"
-    if ts.init not in ("any", its.init):
-        return f"initialisation {its.init} is not {ts.init}"
+    steps = 1 if instance.steps is None else instance.steps  # a mechanism without iterations releases once
+    reason = theorem.setting.covers(instance.setting, instance.loss_classes, steps=steps)
+    if reason is not None:
+        return reason
     defined = set(instance.params()) | ({"M"} if "linear" in instance.loss_classes else set())
     missing = [p for p in theorem.parameters if p not in defined and p != theorem.notion_record.parameter]
     if missing:
@@ -72,7 +56,7 @@ def instance_params(instance, point: Mapping[str, float]) -> dict[str, float]:
 
 def keywords(family) -> Mapping[str, inspect.Parameter]:
     """The keywords ``family.build`` accepts (those of the builder behind it)."""
-    return inspect.signature(getattr(family, "builder", family.build)).parameters
+    return inspect.signature(family.builder).parameters
 
 
 def build_from(family, kwargs: Mapping[str, object]):
@@ -90,7 +74,8 @@ def build(family, point: Mapping[str, float], theorem: Theorem):
             continue  # let the family choose (e.g. the smallest dimension holding both m and M)
         if name in point:
             value = point[name]
-            kwargs[name] = int(value) if name in ("n", "b", "T", "E", "d", "l") else float(value)
+            integer = name in VOCABULARY and VOCABULARY[name].domain == "integer"
+            kwargs[name] = int(value) if integer else float(value)
     for key in ("batches", "adjacency"):
         wanted = getattr(theorem.setting, key)
         if key in accepted and wanted != "any":
@@ -114,45 +99,6 @@ class Comparison:
         if self.bound == 0:
             return 0.0 if self.exact == 0 else np.inf
         return self.exact / self.bound
-
-
-def exact_value(theorem: Theorem, profile, at: float | None) -> float:
-    """The exact privacy of ``profile`` in ``theorem``'s notion (at ``at``: alpha, eps or delta)."""
-    notion = theorem.notion
-    if notion == "gdp":
-        return effective_mu(profile)
-    if notion == "rdp":
-        return float(profile.renyi(at))
-    if notion == "fdp":
-        return float(profile.delta(at))
-    if notion == "eps_delta":
-        return float(profile.eps(at))
-    raise NotImplementedError(f"no exact reference for notion {notion}")
-
-
-EPS_GRID = np.concatenate([np.linspace(0.0, 2.0, 21), np.linspace(2.25, 12.0, 40)])
-
-
-def effective_mu(profile) -> float:
-    """The smallest mu with T(P,Q) >= G_mu: exact for Gaussian pairs, else from delta(eps) on a grid.
-
-    For a non-Gaussian pair, mu-GDP holds iff delta(eps) <= delta_mu(eps) for every eps (duality);
-    the grid maximum of the per-eps mu is the pair's mu up to the grid (a lower estimate, so a bound
-    that falls below it is violated for sure).
-    """
-    if getattr(profile, "mu", None) is not None:
-        return float(profile.mu)
-    from verify.privacy.gaussian import gdp_delta
-
-    deltas = np.asarray(profile.delta(EPS_GRID), dtype=float)
-    lo = np.zeros_like(deltas)
-    hi = np.full_like(deltas, 60.0)
-    for _ in range(80):  # bisection: gdp_delta is increasing in mu
-        mid = 0.5 * (lo + hi)
-        below = np.asarray(gdp_delta(np.maximum(mid, 1e-12), EPS_GRID)) < deltas
-        lo = np.where(below, mid, lo)
-        hi = np.where(below, hi, mid)
-    return float(np.max(np.where(deltas > 1e-14, lo, 0.0)))
 
 
 def profile_tolerance(profile) -> float:

@@ -1,4 +1,4 @@
-"""Numeric obligations against exact references: soundness, tightness, approximation error.
+"""Numeric obligations against exact references: soundness, tightness, exactness on claimed families.
 
 Instances are drawn by hypothesis from every family that applies to the theorem; a failed inequality
 is shrunk by hypothesis to a minimal instance and reported as a replayable counterexample.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 import numpy as np
@@ -18,15 +18,14 @@ from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
+from hypothesis.internal.conjecture import providers
 
 from verify.check import references as refs
-from verify.check.domain import (ALPHAS, DELTAS, EPSILONS, admissible, admissible_canonical, canonical_points,
-                                 canonical_strategy)
+from verify.check.domain import admissible, admissible_canonical, canonical_points, canonical_strategy
+from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.verdict import Obligation
+from verify.errors import InputError
 from verify.theorem import SYMBOLS, Theorem
-
-DELTA_FLOOR = 1e-12
-NOTION_GRID = {"rdp": ALPHAS, "fdp": EPSILONS, "eps_delta": DELTAS, "gdp": (None,), "utility": (None,)}
 
 
 @dataclass
@@ -35,17 +34,17 @@ class Record:
 
     examples: int = 0
     ratios: list[float] = field(default_factory=list)
-    worst: dict | None = None
-    failure: dict | None = None
+    worst: Witness | None = None
+    failure: Witness | None = None
     families: set[str] = field(default_factory=set)
 
-    def note(self, ratio: float, info: dict) -> None:
+    def note(self, ratio: float, witness: Witness) -> None:
         self.examples += 1
         self.ratios.append(ratio)
         if math.isnan(ratio):
             return
-        if self.worst is None or ratio > self.worst["ratio"]:
-            self.worst = {**info, "ratio": ratio}
+        if self.worst is None or ratio > self.worst.ratio:
+            self.worst = replace(witness, ratio=ratio)
 
 
 def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> dict[str, float]:
@@ -59,18 +58,17 @@ def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> d
 
 
 def _compare(theorem: Theorem, instance, params: Mapping[str, float]) -> refs.Comparison:
-    at = params.get(theorem.notion_record.parameter) if theorem.notion_record.parameter else None
+    notion = theorem.notion_record
+    at = params.get(notion.parameter) if notion.parameter else None
     bound = float(theorem.evaluate(**params))
     profile = instance.profile()
-    exact = refs.exact_value(theorem, profile, at)
+    exact = float(notion.exact(profile, at))
     return refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile))
 
 
 def _violates(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> bool:
     """Upper: exact > bound; lower: exact < bound; exact: either, beyond tolerance (mpmath on near-ties)."""
-    # delta values below 1e-12 carry no information at the accuracy of the discretised references
-    # (privacy-loss distributions and grids resolve probabilities to ~1e-15 absolute)
-    slack = c.tolerance * max(abs(c.bound), abs(c.exact)) + (DELTA_FLOOR if theorem.notion == "fdp" else 1e-300)
+    slack = c.tolerance * max(abs(c.bound), abs(c.exact)) + max(theorem.notion_record.resolution, 1e-300)
     if theorem.kind in ("upper", "exact") and c.exact > c.bound + slack:
         return not _high_precision_agrees(theorem, params, c, upper=True)
     if theorem.kind in ("lower", "exact") and c.exact < c.bound - slack:
@@ -90,15 +88,9 @@ def _high_precision_agrees(theorem: Theorem, params, c: refs.Comparison, upper: 
     return c.exact <= hp * (1 + 1e-12) if upper else c.exact >= hp * (1 - 1e-12)
 
 
-def _instance_info(instance, theorem: Theorem, c: refs.Comparison) -> dict:
-    return {
-        "instance": getattr(instance, "name", str(instance)),
-        "family": getattr(instance, "family", ""),
-        "parameters": {k: v for k, v in instance.params().items()},
-        theorem.notion_record.parameter or "at": c.at,
-        "exact": c.exact,
-        "bound": c.bound,
-    }
+def _witness(instance, theorem: Theorem, c: refs.Comparison) -> Witness:
+    return Witness(instance=instance.name, family=instance.family, parameters=dict(instance.params()), at=c.at,
+                   exact=c.exact, bound=c.bound, parameter=theorem.notion_record.parameter)
 
 
 @contextlib.contextmanager
@@ -109,13 +101,8 @@ def _history_free_generation():
     would give other instances after other theorems were checked in the same process (seen: different
     verdict ratios for ``verify run --workers 1`` and ``--workers 2``).  The engine's verdicts must not
     depend on that history, so the constant pool is emptied while a search runs.  (Private hook of
-    hypothesis; if it moves, generation falls back to hypothesis' default.)
+    hypothesis; a version without it has no such pool, and generation is left as it is.)
     """
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # pragma: no cover - a hypothesis without that module
-        yield
-        return
     original = getattr(providers, "_get_local_constants", None)
     if original is None or not hasattr(providers, "Constants"):  # pragma: no cover
         yield
@@ -136,10 +123,10 @@ def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
     cyclic = theorem.setting.batches == "cyclic"
     for name, family in refs.families().items():
         for point in canonical_points(12, probe_seed, cyclic=cyclic):
-            point = _cap(name, point)
+            point = _cap(family, point)
             try:
                 instance = refs.build(family, point, theorem)
-            except (ValueError, TypeError):
+            except InputError:
                 continue
             if refs.why_not_applicable(theorem, instance) is None:
                 found.append(name)
@@ -147,9 +134,9 @@ def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
     return found
 
 
-def _cap(family: str, point: dict, limit: int = 60) -> dict:
+def _cap(family, point: dict, limit: int = 60) -> dict:
     """Keep grid-engine runs short (their cost grows with T); cyclic points keep T = l*E."""
-    if family not in refs.GRID_FAMILIES or point["T"] <= limit:
+    if not refs.is_grid(family) or point["T"] <= limit:
         return point
     p = dict(point)
     if p["T"] == p["l"] * p["E"]:
@@ -165,8 +152,9 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
               families: list[str] | None = None) -> tuple[Obligation, Obligation]:
     """Soundness and tightness over hypothesis-drawn admissible instances of the applicable families."""
     names = families if families is not None else candidate_families(theorem, seed)
-    if theorem.notion == "utility":
-        return (Obligation("soundness", "inconclusive", "no exact utility reference is wired into the engine"),
+    notion = theorem.notion_record
+    if notion.exact is None:
+        return (Obligation("soundness", "inconclusive", f"no exact {notion.name} reference is wired into the engine"),
                 Obligation("tightness", "inconclusive", "no exact reference"))
     if theorem.kind in ("lower", "exact"):
         names = [n for n in names if n in _claimed_families(theorem)]
@@ -178,9 +166,17 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
         reason = "no exact reference family covers this setting"
         return Obligation("soundness", "inconclusive", reason), Obligation("tightness", "inconclusive", reason)
     record = Record()
+    _replay(theorem, record)
+    if record.failure is None:
+        _search(theorem, names, record, examples, seed, database)
+    return _soundness(theorem, names, record), _tightness(record)
+
+
+def _search(theorem: Theorem, names: list[str], record: Record, examples: int, seed: int, database) -> None:
+    """Let hypothesis look for a violation among instances of the families ``names`` (noted in ``record``)."""
     cyclic = theorem.setting.batches == "cyclic" or "E" in theorem.parameters
-    grid = NOTION_GRID[theorem.notion]
-    strategy = st.tuples(st.sampled_from(names), canonical_strategy(cyclic), st.sampled_from(grid))
+    strategy = st.tuples(st.sampled_from(names), canonical_strategy(cyclic),
+                         st.sampled_from(theorem.notion_record.grid))
 
     @settings(max_examples=examples, deadline=None, database=database, derandomize=False,
               suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.reuse, Phase.generate,
@@ -189,10 +185,11 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
     @given(strategy)
     def prop(args):
         name, point, at = args
-        point = _cap(name, point)
+        family = refs.families()[name]
+        point = _cap(family, point)
         try:
-            instance = refs.build(refs.families()[name], point, theorem)
-        except ValueError:
+            instance = refs.build(family, point, theorem)
+        except InputError:
             reject()
         if refs.why_not_applicable(theorem, instance) is not None:
             reject()
@@ -202,36 +199,32 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
         c = _compare(theorem, instance, params)
         if not (math.isfinite(c.exact) and math.isfinite(c.bound)):
             reject()  # beyond double precision (an overflowing mean gap): no evidence either way
-        info = _instance_info(instance, theorem, c)
+        witness = _witness(instance, theorem, c)
         record.families.add(name)
-        record.note(_ratio(theorem, c), info)
+        record.note(_ratio(theorem, c), witness)
         if _violates(theorem, c, params):
-            record.failure = info
+            record.failure = witness
             raise AssertionError(f"exact {c.exact!r} vs bound {c.bound!r}")
 
-    _replay(theorem, record)
-    if record.failure is None:
-        try:
-            with _history_free_generation():
-                prop()
-        except Unsatisfiable:
-            pass
-        except AssertionError:
-            pass
+    try:
+        with _history_free_generation():
+            prop()
+    except (Unsatisfiable, AssertionError):
+        pass  # no admissible instance, or the failure hypothesis shrank: both are in ``record``
+
+
+def _soundness(theorem: Theorem, names: list[str], record: Record) -> Obligation:
     if record.failure is not None:
         f = record.failure
-        sound = Obligation("soundness", "failed",
-                           f"{_relation(theorem)} fails on {f['instance']}: exact {f['exact']:.6g} vs bound "
-                           f"{f['bound']:.6g}", counterexample=f, data={"examples": record.examples})
-    elif record.examples == 0:
-        sound = Obligation("soundness", "inconclusive",
-                           f"no admissible instance found in families {', '.join(names)}")
-    else:
-        sound = Obligation("soundness", "passed",
-                           f"{_relation(theorem)} on {record.examples} admissible instances of "
-                           f"{', '.join(sorted(record.families))}",
-                           data={"examples": record.examples, "families": sorted(record.families)})
-    return sound, _tightness(theorem, record)
+        return Obligation("soundness", "failed",
+                          f"{_relation(theorem)} fails on {f.instance}: exact {f.exact:.6g} vs bound {f.bound:.6g}",
+                          counterexample=f, data=SoundnessChecked(record.examples))
+    if record.examples == 0:
+        return Obligation("soundness", "inconclusive", f"no admissible instance found in families {', '.join(names)}")
+    families = tuple(sorted(record.families))
+    return Obligation("soundness", "passed",
+                      f"{_relation(theorem)} on {record.examples} admissible instances of {', '.join(families)}",
+                      data=SoundnessChecked(record.examples, families))
 
 
 def _replay(theorem: Theorem, record: Record) -> None:
@@ -249,17 +242,18 @@ def _replay(theorem: Theorem, record: Record) -> None:
             continue
         params = _parameters(theorem, instance, example, at)
         c = _compare(theorem, instance, params)
-        info = _instance_info(instance, theorem, c)
+        witness = _witness(instance, theorem, c)
         record.families.add(instance.family)
-        record.note(_ratio(theorem, c), info)
+        record.note(_ratio(theorem, c), witness)
         if _violates(theorem, c, params):
-            record.failure = info
+            record.failure = witness
             return
 
 
 def _ratio(theorem: Theorem, c: refs.Comparison) -> float:
-    """exact/bound; NaN (left out of the tightness summary) when both are delta values below the floor."""
-    if theorem.notion == "fdp" and max(c.exact, c.bound) < DELTA_FLOOR:
+    """exact/bound; NaN (left out of the tightness summary) when both lie below the notion's resolution."""
+    resolution = theorem.notion_record.resolution
+    if resolution > 0 and max(c.exact, c.bound) < resolution:
         return float("nan")
     return c.ratio
 
@@ -273,7 +267,7 @@ def _claimed_families(theorem: Theorem, kinds: tuple[str, ...] = ("exact_on", "w
     return {str(c.value) for c in theorem.claims if c.kind in kinds}
 
 
-def _tightness(theorem: Theorem, record: Record) -> Obligation:
+def _tightness(record: Record) -> Obligation:
     if not record.ratios:
         return Obligation("tightness", "inconclusive", "no instance compared")
     ratios = np.asarray(record.ratios, dtype=float)
@@ -281,8 +275,8 @@ def _tightness(theorem: Theorem, record: Record) -> Obligation:
     worst = float(finite.max()) if finite.size else float("nan")
     return Obligation("tightness", "passed",
                       f"largest exact/bound {worst:.4g} over {ratios.size} comparisons",
-                      data={"max_ratio": worst, "median_ratio": float(np.median(finite)) if finite.size else None,
-                            "worst": record.worst})
+                      data=Tightness(max_ratio=worst, median_ratio=float(np.median(finite)) if finite.size else None,
+                                     worst=record.worst))
 
 
 def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation | None:
@@ -299,13 +293,13 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
             continue
         subs = {c.value: c.subs for c in theorem.claims if c.kind == "exact_on"}.get(name, {})
         for point in admissible_canonical(theorem, points, seed):
-            point = _cap(name, {**point, **{k: float(v) for k, v in subs.items()}})
+            point = _cap(family, {**point, **{k: float(v) for k, v in subs.items()}})
             params = {p: point[p] for p in theorem.parameters}
             try:
                 instance = refs.build(family, point, theorem)
-            except ValueError:
+            except InputError:
                 continue
-            if refs.why_not_applicable(theorem, instance) is not None or instance.run.get("tight") is False:
+            if refs.why_not_applicable(theorem, instance) is not None or instance.run.tight is False:
                 continue  # the family's own flag: outside the range where it attains the bound
             at = params.get(theorem.notion_record.parameter) if theorem.notion_record.parameter else None
             own = _parameters(theorem, instance, point, at)
@@ -314,13 +308,13 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
             c = _compare(theorem, instance, own)
             compared += 1
             rel = max(1e-8, c.tolerance) if theorem.closed_form else max(1e-3, c.tolerance)
-            floor = DELTA_FLOOR if theorem.notion == "fdp" else 0.0
-            if not math.isclose(c.exact, c.bound, rel_tol=rel, abs_tol=floor):
+            resolution = theorem.notion_record.resolution
+            if not math.isclose(c.exact, c.bound, rel_tol=rel, abs_tol=resolution):
                 return Obligation("exactness", "failed",
                                   f"on {name}: exact {c.exact!r} != bound {c.bound!r}",
-                                  counterexample=_instance_info(instance, theorem, c))
+                                  counterexample=_witness(instance, theorem, c))
     if compared == 0:
         return Obligation("exactness", "inconclusive", "; ".join(details) or
                           f"no admissible instance of {', '.join(sorted(claimed))}")
     return Obligation("exactness", "passed", f"bound = exact value on {compared} instances of "
-                      f"{', '.join(sorted(claimed))}", data={"compared": compared})
+                      f"{', '.join(sorted(claimed))}", data=ExactnessChecked(compared))

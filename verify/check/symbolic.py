@@ -12,7 +12,8 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from verify.check.domain import admissible_points
+from verify.check.domain import admissible_points, canonical_points
+from verify.check.evidence import BadValue, ClaimsChecked, PointsChecked, ScalingCounterexample
 from verify.check.verdict import Obligation
 from verify.theorem import SYMBOLS, VOCABULARY, NumericOperator, Theorem
 
@@ -48,17 +49,17 @@ def well_formed(theorem: Theorem, seed: int = 0, points: int = 24) -> Obligation
         return Obligation("well-formed", "inconclusive",
                           "no admissible parameter point found by sampling the default ranges")
     bad = []
+    nonnegative = theorem.notion_record.nonnegative
     for params in samples:
         value = float(theorem.evaluate(**params))
-        if not math.isfinite(value) or (theorem.notion != "eps_delta" and value < 0):
+        if not math.isfinite(value) or (nonnegative and value < 0):
             bad.append((params, value))
     if bad:
         params, value = bad[0]
-        return Obligation("well-formed", "failed",
-                          f"bound is {value} at an admissible point", counterexample={"parameters": params,
-                                                                                      "bound": value})
+        return Obligation("well-formed", "failed", f"bound is {value} at an admissible point",
+                          counterexample=BadValue(parameters=params, bound=value))
     return Obligation("well-formed", "passed", f"finite and non-negative on {len(samples)} admissible points",
-                      data={"points": len(samples)})
+                      data=PointsChecked(len(samples)))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ def _numerically_variant(expr: sp.Expr, scaled: sp.Expr, theorem: Theorem, seed:
     return False
 
 
-def _scaling_counterexample(theorem: Theorem, seed: int) -> dict | None:
+def _scaling_counterexample(theorem: Theorem, seed: int) -> ScalingCounterexample | None:
     """A parameter point and its rescaled twin where the bound differs (numeric evidence)."""
     for params in admissible_points(theorem, 12, seed):
         c = 3.1
@@ -145,7 +146,7 @@ def _scaling_counterexample(theorem: Theorem, seed: int) -> dict | None:
         except ValueError:
             continue
         if not math.isclose(a, b, rel_tol=1e-9):
-            return {"parameters": params, "rescaled": twin, "c": c, "bound": a, "bound_rescaled": b}
+            return ScalingCounterexample(parameters=params, rescaled=twin, c=c, bound=a, bound_rescaled=b)
     return None
 
 
@@ -167,14 +168,14 @@ def claims(theorem: Theorem, lookup: Callable[[str], Theorem], seed: int = 0, po
         label = claim.text or f"{claim.kind} {claim.value}"
         outcomes.append((ok, f"{label}: {how}"))
     if not outcomes:
-        return Obligation("claims", "passed", "no claims to check", data={"claims": 0})
+        return Obligation("claims", "passed", "no claims to check", data=ClaimsChecked(0))
     failed = [d for ok, d in outcomes if ok is False]
     if failed:
         return Obligation("claims", "failed", "; ".join(failed))
     undecided = [d for ok, d in outcomes if ok is None]
     detail = "; ".join(d for _, d in outcomes)
     return Obligation("claims", "inconclusive" if undecided and len(undecided) == len(outcomes) else "passed",
-                      detail, data={"claims": len(outcomes), "undecided": len(undecided)})
+                      detail, data=ClaimsChecked(len(outcomes), len(undecided)))
 
 
 def _value_expr(theorem: Theorem, value, lookup) -> tuple[Theorem | None, sp.Expr | None]:
@@ -215,8 +216,6 @@ def _check_claim(theorem: Theorem, claim, lookup, seed: int, points: int) -> tup
 
 
 def _numeric_compare(theorem, other, expr, claim, seed, op, points: int = 60) -> tuple[bool | None, str]:
-    from verify.check.domain import canonical_points
-
     checked = 0
     cyc = "E" in theorem.parameters
     # the papers' own parameter sets first (table rows), then sampled points

@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from verify.errors import InputError
-from verify.privacy.gaussian import gdp_delta, gdp_eps
+from verify.privacy.gaussian import gdp_delta, gdp_eps, gdp_to_rdp
 from verify.privacy.rdp import rdp_to_dp_improved
 
 #: ``evaluate(at)`` returns a theorem's value at its notion parameter ``at`` (None for gdp)
@@ -38,7 +38,16 @@ class Notion:
     * ``probe``: a value of ``parameter`` used where only the other parameters matter (assumptions).
     * ``exact``: ``exact(profile, at)``, the exact value of an instance's profile in this notion.
     * ``to_eps``: ``to_eps(evaluate, delta)``, the epsilon at ``delta`` that a guarantee implies.
-    * ``audit_points`` and ``audit_lower``: where and how an audit's lower confidence bound reads.
+    * ``to_mu``: ``to_mu(evaluate)``, the GDP parameter a guarantee implies (None: no mu reading).
+    * ``to_rdp``: ``to_rdp(evaluate, orders)``, the RDP curve a guarantee implies (None: no RDP reading).
+    * ``audit_points`` and ``audit_lower``: where and how an audit's lower confidence bound reads
+      (without ``audit_points``, at the audit's own value of ``parameter``: see :meth:`audit_at`).
+    * ``resolution``: the absolute size below which a value carries no information at the accuracy
+      of the discretised references (grids, privacy-loss distributions resolve probabilities to about
+      1e-15): comparisons allow it as slack and tightness ratios leave such pairs out.
+    * ``nonnegative``: whether every valid value is >= 0 (eps at a large delta may be negative).
+    * ``inverted``: the value is a delta(eps) curve, read at a delta by inverting it through scalar
+      evaluations (the costliest reading: plots and schedules treat such theorems apart).
     """
 
     name: str
@@ -50,13 +59,28 @@ class Notion:
     probe: float | None = None
     exact: Callable[[Any, Any], float] | None = None
     to_eps: Callable[[Evaluate, float], float] | None = None
+    to_mu: Callable[[Evaluate], float] | None = None
+    to_rdp: Callable[[Evaluate, np.ndarray], np.ndarray] | None = None
     audit_points: tuple[float, ...] | None = None
     audit_lower: Callable[[Any, np.ndarray | None], np.ndarray] | None = None
     #: the parameter's own admissible set, as a check raising InputError
     check_parameter: Callable[[np.ndarray, str], None] | None = None
+    resolution: float = 0.0
+    nonnegative: bool = True
+    inverted: bool = False
 
     def __str__(self) -> str:
         return self.name
+
+    def audit_at(self, result: Any) -> np.ndarray | None:
+        """The values of ``parameter`` at which an audit ``result`` is compared with a bound: the
+        notion's ``audit_points``, else the audit's own value of the parameter (its ``delta``); None for
+        a notion without a parameter."""
+        if self.parameter is None:
+            return None
+        if self.audit_points is not None:
+            return np.asarray(self.audit_points, dtype=float)
+        return np.asarray([getattr(result, self.parameter)], dtype=float)
 
 
 _NOTIONS: dict[str, Notion] = {}
@@ -89,12 +113,17 @@ def notions() -> tuple[Notion, ...]:
 
 
 def invert_delta(delta_of: Callable[[np.ndarray], np.ndarray], delta: np.ndarray,
-                 iterations: int = 200, eps_max: float = 1e4) -> np.ndarray:
+                 iterations: int = 200, eps_max: float = 1e4, rtol: float = 1e-14,
+                 from_last_doubling: bool = False) -> np.ndarray:
     """``eps(delta) = min{eps >= 0: delta_of(eps) <= delta}`` by vectorised bisection.
 
-    ``delta_of`` is non-increasing (every hockey-stick curve is).  Returns the conservative end of the
-    final bracket, and ``inf`` where ``delta`` lies below ``delta_of(eps_max)`` (a pair with a part of P
-    singular to Q, or beyond any eps of interest).  The one inversion of a delta(eps) curve in the tool.
+    ``delta_of`` is non-increasing (every hockey-stick curve is).  The upper end of the bracket is
+    found by doubling from 1; ``from_last_doubling`` starts the lower end at the last doubling point
+    still above ``delta`` instead of at 0.  Bisection stops after ``iterations`` halvings or once every
+    bracket is narrower than ``rtol`` (relative; 0: always ``iterations``).  Returns the conservative
+    end of the final bracket, and ``inf`` where ``delta`` lies below ``delta_of(eps_max)`` (a pair with
+    a part of P singular to Q, or beyond any eps of interest).  The one inversion of a delta(eps) curve
+    in the tool.
     """
     delta = np.asarray(delta, dtype=float)
     flat = delta.ravel()
@@ -103,11 +132,11 @@ def invert_delta(delta_of: Callable[[np.ndarray], np.ndarray], delta: np.ndarray
     todo = flat < at_zero
     if not np.any(todo):
         return out.reshape(delta.shape)
-    hi = np.ones(1)
-    while np.asarray(delta_of(hi), dtype=float).ravel()[0] > flat[todo].min() and hi[0] < eps_max:
-        hi = hi * 2
     target = flat[todo]
-    lo_v = np.zeros_like(target)
+    lo, at_lo, hi = 0.0, at_zero, np.ones(1)
+    while (at_hi := np.asarray(delta_of(hi), dtype=float).ravel()[0]) > target.min() and hi[0] < eps_max:
+        lo, at_lo, hi = hi[0], at_hi, hi * 2
+    lo_v = np.where(at_lo > target, lo, 0.0) if from_last_doubling else np.zeros_like(target)
     hi_v = np.full_like(target, hi[0])
     unreachable = np.asarray(delta_of(hi), dtype=float).ravel()[0] > target
     for _ in range(iterations):
@@ -115,7 +144,7 @@ def invert_delta(delta_of: Callable[[np.ndarray], np.ndarray], delta: np.ndarray
         above = np.asarray(delta_of(mid), dtype=float) > target
         lo_v = np.where(above, mid, lo_v)
         hi_v = np.where(above, hi_v, mid)
-        if np.all(hi_v - lo_v <= 1e-14 * np.maximum(1.0, hi_v)):
+        if rtol > 0 and np.all(hi_v - lo_v <= rtol * np.maximum(1.0, hi_v)):
             break
     out[todo] = np.where(unreachable, np.inf, hi_v)
     return out.reshape(delta.shape)
@@ -143,9 +172,10 @@ def _eps_of_rdp(evaluate: Evaluate, delta: float) -> float:
 
 
 def _eps_of_fdp(evaluate: Evaluate, delta: float) -> float:
-    """Invert the guarantee's delta(eps) (scalar evaluations: f-DP bounds are numeric operators)."""
+    """Invert the guarantee's delta(eps) (scalar evaluations: f-DP bounds are numeric operators);
+    50 halvings of the last doubling bracket, the readings ``reports/baseline.json`` records."""
     curve = np.vectorize(lambda e: float(evaluate(float(e))), otypes=[float])
-    return float(invert_delta(curve, np.asarray([delta]), iterations=50)[0])
+    return float(invert_delta(curve, np.asarray([delta]), iterations=50, rtol=0.0, from_last_doubling=True)[0])
 
 
 def _check_alpha(alpha: np.ndarray, where: str) -> None:
@@ -185,6 +215,7 @@ RDP = register_notion(Notion(
     name="rdp", label="Rényi DP", quantity="rdp_epsilon", parameter="alpha",
     grid=(1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0), probe=2.0,
     exact=lambda profile, at: float(profile.renyi(at)), to_eps=_eps_of_rdp,
+    to_rdp=lambda evaluate, orders: np.asarray(evaluate(orders), dtype=float),
     audit_points=(1.5, 2.0, 4.0, 8.0, 16.0, 32.0),
     audit_lower=lambda result, at: np.asarray(result.rdp_lower(at)),
     check_parameter=_check_alpha))
@@ -192,18 +223,23 @@ GDP = register_notion(Notion(
     name="gdp", label="Gaussian DP", quantity="mu", parameter=None,
     exact=lambda profile, at: effective_mu(profile),
     to_eps=_eps_of_gdp,
+    to_mu=lambda evaluate: float(evaluate(None)),
+    # mu-GDP implies RDP alpha*mu^2/2 at every order (Bok et al. 2024 Lemma A.4)
+    to_rdp=lambda evaluate, orders: np.asarray(gdp_to_rdp(float(evaluate(None)), orders), dtype=float),
     audit_lower=lambda result, at: np.asarray(result.mu_lower)))
 FDP = register_notion(Notion(
     name="fdp", label="f-DP (tradeoff curve)", quantity="delta", parameter="eps",
     grid=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), probe=1.0,
-    exact=lambda profile, at: float(profile.delta(at)), to_eps=_eps_of_fdp,
+    exact=lambda profile, at: float(profile.delta(at)), to_eps=_eps_of_fdp, inverted=True,
     audit_points=(0.0,),  # one point (f-DP operators are costly); the audited delta is largest at eps = 0
-    audit_lower=lambda result, at: np.asarray(result.delta_lower(at))))
+    audit_lower=lambda result, at: np.asarray(result.delta_lower(at)),
+    resolution=1e-12))
 EPS_DELTA = register_notion(Notion(
     name="eps_delta", label="(ε, δ)-DP", quantity="eps", parameter="delta",
     grid=(1e-2, 1e-3, 1e-5, 1e-8), probe=1e-5,
     exact=lambda profile, at: float(profile.eps(at)), to_eps=_eps_of_eps_delta,
-    audit_lower=lambda result, at: np.asarray(result.eps_lower_at(at))))
+    audit_lower=lambda result, at: np.asarray(result.eps_lower_at(at)),
+    nonnegative=False))
 UTILITY = register_notion(Notion(
     name="utility", label="expected excess risk", quantity="excess_risk", parameter=None, privacy=False))
 

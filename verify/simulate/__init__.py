@@ -16,11 +16,10 @@ Python API (what the cross-check engine's ``audit`` obligation calls)::
   the last iterates on D and D' (:class:`Samples`); identical whether run in process or on Dask, for any
   grouping of the fixed seeded blocks (``SeedSequence(seed).spawn`` child ``i`` for block ``i``).
 * ``audit_samples(theta0, theta1, ...)`` audits samples you already have; ``empirical_tradeoff``
-  gives FPR/FNR with simultaneous Clopper–Pearson bands; ``compare_with_theorem`` /
-  ``applies`` check a registry upper bound against an audit.
-* ``audit_obligation(theorem, runs, seed)``: the engine's ``audit`` obligation (an ``Obligation``
-  named ``audit``, or None when no simulated instance fits the theorem's setting).
-* ``runs_for(profile)``: run counts of the ``audit`` obligation per suite profile (quick/default/full).
+  gives FPR/FNR with simultaneous Clopper–Pearson bands; ``compare_with_theorem`` (a
+  :class:`BoundComparison`) / ``applies`` / ``instances_for`` check a registry upper bound against an
+  audit; ``simulation_setting`` is a simulated run's concrete setting.
+* The engine's ``audit`` obligation is :func:`verify.check.audit.audit_obligation`.
 * Backends: ``numpy`` (default), ``torch`` (CPU or CUDA), ``cupy``; bad backend/device/runs/scheduler
   raise ``ValueError`` before any work starts.
 
@@ -28,18 +27,10 @@ Every bound holds with probability >= ``confidence`` (Clopper–Pearson, Bonferr
 used, thresholds chosen on a held-out selection split): a valid upper bound never lies below it.
 """
 
-from verify.simulate.api import (
-    RUNS_BY_PROFILE,
-    applies,
-    audit,
-    audit_obligation,
-    compare_with_theorem,
-    instances_for,
-    resolve,
-    runs_for,
-)
+from verify.simulate.api import applies, audit, compare_with_theorem, instances_for, resolve, simulation_setting
 from verify.simulate.audit import (
     AuditResult,
+    BoundComparison,
     ThresholdTest,
     TradeoffBand,
     audit_samples,
@@ -57,9 +48,10 @@ from verify.simulate.scenarios import SCENARIOS, huber_box, logistic_ball
 from verify.simulate.spec import Ball, Box, Huber, Interval, Linear, Logistic, Quadratic, Simulation
 
 __all__ = [
-    "AuditResult", "BLOCK_SIZE", "RUNS_BY_PROFILE", "audit_obligation", "instances_for", "runs_for", "Ball", "Box", "Huber", "Interval", "Linear", "Logistic", "Quadratic",
-    "SCENARIOS", "Samples", "Simulation", "ThresholdTest", "TradeoffBand", "applies", "audit",
+    "AuditResult", "BLOCK_SIZE", "Ball", "BoundComparison", "Box", "Huber", "Interval", "Linear", "Logistic",
+    "Quadratic", "SCENARIOS", "Samples", "Simulation", "ThresholdTest", "TradeoffBand", "applies", "audit",
     "audit_samples", "available_backends", "clopper_pearson_lower", "clopper_pearson_upper",
     "compare_with_theorem", "delta_from_rates", "empirical_tradeoff", "eps_from_rates", "get_backend",
-    "huber_box", "local_cluster", "logistic_ball", "mu_from_rates", "rdp_from_rates", "resolve", "simulate",
+    "huber_box", "instances_for", "local_cluster", "logistic_ball", "mu_from_rates", "rdp_from_rates", "resolve",
+    "simulate", "simulation_setting",
 ]

@@ -250,6 +250,24 @@ class AuditResult:
         }
 
 
+@dataclass(frozen=True)
+class BoundComparison:
+    """A theorem's bound against an audit's lower confidence bound, in the theorem's notion, at the
+    notion parameter values ``at`` (None for a notion without one).  ``ok``: the bound is not below the
+    audited lower bound anywhere it is defined."""
+
+    theorem: str
+    notion: str
+    ok: bool
+    bound: float | list[float]
+    lower: float | list[float]
+    at: list[float] | None
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "bound": self.bound, "lower": self.lower, "at": self.at, "theorem": self.theorem,
+                "notion": self.notion}
+
+
 def mean_difference_direction(theta0: np.ndarray, theta1: np.ndarray) -> np.ndarray:
     """Unit vector along the difference of the sample means (the Gaussian LLR direction for equal,
     isotropic covariances); the first coordinate axis when the means coincide."""
