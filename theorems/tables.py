@@ -1,4 +1,4 @@
-"""The papers' printed tables and figure parameter sets, as data.
+"""The papers' printed tables and figure parameter sets, and the composition baselines, as data.
 
 Each :class:`PrintedTable` records what a paper printed (verbatim from ``catalogue/*.md``) and, for every
 column that the registry can compute, which theorem id and which conversion produce it.  The report
@@ -463,6 +463,39 @@ FIGURES: tuple[FigureSpec, ...] = (
 )
 
 
+# ---------------------------------------------------------------------------------------------------
+# Composition baselines: the bound every other theorem of a setting is compared with
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The composition bound (every iterate released) that a theorem of a batch scheme is compared with.
+
+    ``needs``: the baseline is chosen only for theorems that take this parameter (Bu et al.'s DP-SGD
+    bounds speak ``z``); ``rdp``: the same composition as an RDP curve, for RDP theorems.
+    """
+
+    batches: str
+    theorem: str
+    needs: str | None = None
+    rdp: str | None = None
+
+
+#: in order of preference; uniform and shuffled batches have none (the exact composition of Bok et al.
+#: Theorem 4.8 is too costly for a plot grid)
+COMPOSITION_BASELINES: tuple[Baseline, ...] = (
+    Baseline("full", "baselines/noisy-gd/gdp", rdp="baselines/noisy-gd/rdp"),
+    Baseline("cyclic", "bok2024/thm4.4"),
+    Baseline("poisson", "bu2020/appB.3", needs="z"),
+    Baseline("poisson", "baselines/moments-accountant/eps-improved"),
+)
+
+#: composition bounds whose record says ``release="last"``: Bok et al. state them for the last iterate,
+#: but they are the plain composition of every step (their Table 1 column "GDP Composition")
+COMPOSITIONS: frozenset[str] = frozenset({"bok2024/thm4.1", "bok2024/thm4.4", "bok2024/thm4.8"})
+
+
 def get(table_id: str) -> PrintedTable:
     for t in TABLES:
         if t.id == table_id:
@@ -470,4 +503,5 @@ def get(table_id: str) -> PrintedTable:
     raise KeyError(f"unknown table id {table_id!r}")
 
 
-__all__ = ["Column", "Row", "PrintedTable", "Curve", "FigureSpec", "TABLES", "FIGURES", "get"]
+__all__ = ["Baseline", "COMPOSITIONS", "COMPOSITION_BASELINES", "Column", "Curve", "FIGURES", "FigureSpec",
+           "PrintedTable", "Row", "TABLES", "get"]

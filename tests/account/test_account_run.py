@@ -91,3 +91,28 @@ def test_unknown_toml_key_is_named(tmp_path):
     path.write_text("n = = 100\n")
     with pytest.raises(RunError, match="not valid TOML"):
         Run.from_toml(path)
+
+
+@pytest.mark.parametrize("values, parameter", [
+    (dict(n=10, T=1, sigma=-1.0), "sigma"),
+    (dict(n=10, b=20, batches="cyclic", T=1, sigma=1.0), "b"),
+    (dict(n=10, T=1, sigma=1.0, Delta=3.0, L=1.0), "Delta"),
+    (dict(n=10, T=1, sigma=1.0, lr=0.1), "lr"),
+    (dict(n=10, sigma=1.0), "T"),
+    (dict(n=100, b=10, batches="cyclic", epochs=1e308, sigma=1.0), "epochs"),  # overflowed to inf steps
+    (dict(n=100, b=10, batches="cyclic", T=1e300, sigma=1.0), "T"),
+])
+def test_run_errors_are_input_errors_naming_the_key(values, parameter):
+    from verify.errors import InputError
+
+    with pytest.raises(InputError) as info:
+        Run.from_mapping(values)
+    assert isinstance(info.value, RunError) and info.value.parameter == parameter
+
+
+def test_sensitivity_and_noise_follow_the_vocabulary_relations():
+    # Delta <= 2L (replace) or L (add/remove); sigma = z*Cclip/b (DESIGN.md §3), written out here by hand
+    run = Run.from_mapping(dict(n=100, b=10, batches="uniform", T=5, z=2.0, Cclip=0.5, adjacency="replace"))
+    assert (run.sigma, run.Delta) == (2.0 * 0.5 / 10, 1.0)
+    assert run.parameters()["z"] == pytest.approx(10 * 0.1 / 1.0)  # effective multiplier b*sigma/Delta
+    assert run.with_sigma(0.2).z == pytest.approx(0.2 * 10 / 0.5)

@@ -151,26 +151,27 @@ def test_reasons_for_theorems_that_do_not_apply():
     reasons = {a.theorem.id: a.reason for a in result.not_applicable}
     assert reasons["test/gd-strongly-convex"] == "assumption violated: step size eta in (0, 2/M)"
     assert reasons["test/lower"] == "a lower bound, not a guarantee"
-    assert reasons["test/constrained"].startswith("needs a bounded constraint set")
+    assert reasons["test/constrained"] == "setting: the theorem needs a bounded constraint set"
     assert any("eta=3 is outside the step-size range" in n for n in result.notes)
 
 
 @pytest.mark.parametrize("change, reason", [
-    (dict(batches="cyclic", b=100), "needs full batches"),
-    (dict(adjacency="add_remove"), "needs replace adjacency"),
-    (dict(m=0.0), "needs strongly convex losses"),
-    (dict(D=1.0), "needs an unconstrained run"),
-    (dict(init="gaussian"), "needs fixed initialisation"),
+    (dict(batches="cyclic", b=100), "setting: batches cyclic is not full"),
+    (dict(adjacency="add_remove"), "setting: adjacency add_remove is not replace"),
+    (dict(m=0.0), "setting: losses are not strongly convex"),
+    (dict(D=1.0), "setting: the theorem is for unconstrained runs"),
+    (dict(init="gaussian"), "setting: initialisation gaussian is not fixed"),
 ])
 def test_setting_mismatch(change, reason):
     run = Run.from_mapping({**RUN, **change})
     a = applicability(GD_STRONGLY_CONVEX, run)
-    assert not a.applies and a.reason.startswith(reason)
+    assert not a.applies and a.reason == reason
 
 
 def test_last_iterate_bounds_do_not_cover_a_run_that_releases_everything():
     run = Run.from_mapping({**RUN, "release": "all"})
-    assert applicability(GD_STRONGLY_CONVEX, run).reason.startswith("bounds the last iterate only")
+    assert applicability(GD_STRONGLY_CONVEX, run).reason == \
+        "setting: the run releases every iterate, the theorem bounds the last one"
     assert applicability(GD_COMPOSITION, run).applies
 
 
@@ -203,3 +204,57 @@ def test_without_a_baseline_the_engine_decides(monkeypatch, tmp_path):
     assert "of the 2 applicable theorems" in result.verdicts  # CONSTRAINED does not apply: not checked
     assert result.row("test/too-good").verdict == "violated"  # ten times too small: caught, never used
     assert result.best.id == "test/gd-composition"
+
+
+# ---------------------------------------------------------------------------------------------------
+# one rule for settings (verify.setting.Setting.covers); the accountant's own policy beside it
+# ---------------------------------------------------------------------------------------------------
+
+
+def test_a_one_step_run_releasing_everything_is_covered_by_a_last_iterate_bound():
+    # one step: the last iterate is every iterate (the rule the engine and the audit use too)
+    run = Run.from_mapping({**RUN, "T": 1, "release": "all"})
+    assert applicability(GD_STRONGLY_CONVEX, run).applies
+
+
+def test_dp_sgd_bounds_need_a_per_record_gradient_bound():
+    from dataclasses import replace
+
+    from verify.account.applicability import run_setting
+
+    dp_sgd = replace(GD_COMPOSITION, id="test/dp-sgd", setting=replace(GD_COMPOSITION.setting, algorithm="dp_sgd"))
+    assert applicability(dp_sgd, Run.from_mapping(RUN)).applies  # Delta known: clipping at it changes nothing
+    clipped = Run.from_mapping({k: v for k, v in RUN.items() if k != "Delta"} | {"Cclip": 1.0})
+    assert run_setting(clipped).algorithm == "dp_sgd" and applicability(dp_sgd, clipped).applies
+    plain = Run.from_mapping({k: v for k, v in RUN.items() if k != "Delta"})
+    assert run_setting(plain).algorithm == "noisy_gd"
+    assert applicability(dp_sgd, plain).reason == "setting: algorithm noisy_gd is not dp_sgd"
+
+
+def test_policy_refusals_come_before_the_setting():
+    from dataclasses import replace
+
+    conversion = replace(GD_COMPOSITION, id="test/conversion", setting=replace(GD_COMPOSITION.setting, algorithm="any"))
+    assert applicability(conversion, Run.from_mapping(RUN)).reason == \
+        "a conversion between notions, not a bound on a training run"
+
+
+def test_composition_bounds_stated_for_the_last_iterate_are_data():
+    import theorems
+
+    from verify.account.accountant import is_composition
+
+    assert is_composition(theorems.get("bok2024/thm4.4"))  # listed in theorems.tables.COMPOSITIONS
+    assert is_composition(GD_COMPOSITION)  # release="all"
+    assert not is_composition(GD_STRONGLY_CONVEX)
+
+
+def test_mu_and_rdp_readings_follow_the_notion_records():
+    from verify.account.accountant import guarantee_mu, guarantee_rdp
+
+    params = Run.from_mapping(RUN).parameters()
+    own = {p: params[p] for p in GD_COMPOSITION.parameters}
+    mu = math.sqrt(200) * 2.0 / 1000
+    assert guarantee_mu(GD_COMPOSITION, own) == pytest.approx(mu, rel=1e-12)
+    assert guarantee_rdp(GD_COMPOSITION, own, [2.0]) == pytest.approx([2.0 * mu**2 / 2], rel=1e-12)  # alpha mu^2/2
+    assert guarantee_mu(GD_RDP, own) is None

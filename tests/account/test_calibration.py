@@ -132,3 +132,18 @@ def test_python_entry_point_and_noise_multiplier():
     run = {**NOISELESS, "Cclip": 1.0}
     result = verify.calibrate(run, mu=0.5, theorems=[GD_COMPOSITION], verdicts=VERDICTS)
     assert result.z == pytest.approx(result.sigma * 1000 / 1.0, rel=1e-12)  # z = sigma b / Cclip, b = n
+
+
+@pytest.mark.parametrize("target", [dict(eps=1e300, delta=1e-5), dict(mu=1e300)])
+def test_a_target_met_at_every_sigma_is_refused_not_answered_with_a_false_tolerance(target):
+    # issue 15: calibrate --eps 1e300 answered the search floor and stated a tolerance it did not meet
+    with pytest.raises(CalibrationError, match="constrains nothing") as info:
+        calibrate(NOISELESS, theorems=[GD_COMPOSITION], verdicts=VERDICTS, **target)
+    assert info.value.parameter == ("mu" if "mu" in target else "eps")
+
+
+def test_every_answer_meets_the_tolerance_it_states():
+    result = calibrate(NOISELESS, mu=0.5, theorems=[GD_COMPOSITION], verdicts=VERDICTS)
+    payload = result.to_json()
+    assert payload["tolerance"] == "mu in [target*(1-0.0001), target]"
+    assert 0.5 * (1 - payload["rtol"]) <= payload["best"]["value"] <= 0.5

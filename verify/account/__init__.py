@@ -7,11 +7,12 @@
     >>> verify.calibrate(n=..., eps=4.0, delta=1e-5).sigma           # doctest: +SKIP
 
 * :mod:`verify.account.run`: the run description (canonical units, flags or TOML) and its validation.
-* :mod:`verify.account.applicability`: which theorems apply to a run, and why the others do not.
+* :mod:`verify.account.applicability`: which theorems apply to a run (``Setting.covers``, the one rule, plus
+  the accountant's policy), and why the others do not.
 * :mod:`verify.account.verdicts`: which verdicts may be used (only ``verified`` ones are chosen).
 * :mod:`verify.account.accountant`: conversion to the notions asked for, and the best valid bound.
 * :mod:`verify.account.calibration`: the smallest sigma meeting a target, never overshooting.
-* :mod:`verify.account.command`: ``verify account`` and ``verify calibrate``.
+* ``verify account`` and ``verify calibrate`` are in :mod:`verify.commands.account`.
 """
 
 import sys

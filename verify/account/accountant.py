@@ -15,14 +15,15 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+import theorems as registry
+from theorems.tables import COMPOSITIONS
+from verify import validate
 from verify.account.applicability import Applicability, applicability
 from verify.account.run import Run, RunError
 from verify.account.verdicts import POLICY, VerdictSource, verdict_source
+from verify.check.notions import eps_at_delta
+from verify.errors import InputError
 from verify.theorem import Theorem
-
-#: composition bounds whose record does not say ``release="all"`` (Bok et al. state them for the last
-#: iterate, but they are the plain composition of every step, as Table 1's "GDP Composition" column)
-KNOWN_COMPOSITIONS = frozenset({"bok2024/thm4.1", "bok2024/thm4.4", "bok2024/thm4.8"})
 
 #: statuses of an applicable theorem's row
 USED, BEST, APPROXIMATE, UNVERIFIED, VIOLATED, FAILED = (
@@ -31,7 +32,7 @@ USED, BEST, APPROXIMATE, UNVERIFIED, VIOLATED, FAILED = (
 
 def is_composition(theorem: Theorem) -> bool:
     """A bound valid when every iterate is released (a composition bound), so a baseline for the others."""
-    return theorem.setting.release == "all" or theorem.id in KNOWN_COMPOSITIONS
+    return theorem.setting.release == "all" or theorem.id in COMPOSITIONS
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -39,38 +40,37 @@ def is_composition(theorem: Theorem) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 
+def _evaluate_at(theorem: Theorem, params: Mapping[str, float]):
+    """``at -> theorem at params``, ``at`` being the value of its notion parameter (None: it has none)."""
+    name = theorem.notion_record.parameter
+
+    def evaluate(at):
+        return theorem.evaluate(**params, **({name: at} if name else {}))
+
+    return evaluate
+
+
 def guarantee_eps(theorem: Theorem, params: Mapping[str, float], delta: float) -> float:
-    """epsilon such that the theorem's guarantee at ``params`` implies (epsilon, delta)-DP.
-
-    GDP: exact conversion (Bok et al. 2024 Lemma A.3 inverted); RDP: improved conversion over an order
-    grid (Balle et al. 2020 Thm 21); f-DP: delta(eps) inverted by bisection; both via
-    :func:`verify.check.notions.eps_at_delta`.
-    """
-    from verify.check.notions import eps_at_delta
-
-    return float(eps_at_delta(theorem, dict(params), delta))
+    """epsilon such that the theorem's guarantee at ``params`` implies (epsilon, delta)-DP: the notion's
+    (eps, delta) reading, through :func:`verify.check.notions.eps_at_delta`."""
+    return eps_at_delta(theorem, params, delta)
 
 
 def guarantee_mu(theorem: Theorem, params: Mapping[str, float]) -> float | None:
-    """The GDP parameter mu of a GDP theorem (``None`` for other notions: no mu reading is implied)."""
-    if theorem.notion != "gdp":
-        return None
-    return float(theorem.evaluate(**params))
+    """The GDP parameter mu the guarantee implies (``None`` when its notion has no mu reading)."""
+    to_mu = theorem.notion_record.to_mu
+    return None if to_mu is None else float(to_mu(_evaluate_at(theorem, params)))
 
 
 def guarantee_rdp(theorem: Theorem, params: Mapping[str, float], orders: Sequence[float]) -> list[float] | None:
-    """RDP epsilon at ``orders``: the theorem's own curve, or alpha mu^2/2 for a GDP theorem
-    (Bok et al. 2024 Lemma A.4); ``None`` for (eps, delta) and f-DP theorems."""
+    """RDP epsilon at ``orders`` the guarantee implies (``None`` when its notion has no RDP reading)."""
     if not len(orders):
         return []
-    alphas = np.asarray(orders, dtype=float)
-    if theorem.notion == "rdp":
-        return [float(v) for v in np.atleast_1d(theorem.evaluate(**params, alpha=alphas))]
-    if theorem.notion == "gdp":
-        from verify.privacy.gaussian import gdp_to_rdp
-
-        return [float(v) for v in np.atleast_1d(gdp_to_rdp(float(theorem.evaluate(**params)), alphas))]
-    return None
+    to_rdp = theorem.notion_record.to_rdp
+    if to_rdp is None:
+        return None
+    values = to_rdp(_evaluate_at(theorem, params), np.asarray(orders, dtype=float))
+    return [float(v) for v in np.atleast_1d(values)]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -154,9 +154,9 @@ def as_run(run: Run | Mapping[str, object] | str | None, fields: Mapping[str, ob
     """A :class:`Run` from a Run, a mapping, a TOML path, or keyword fields (which override)."""
     if isinstance(run, Run):
         if fields:
-            raise RunError("give either a Run or keyword fields, not both")
+            raise RunError("give either a Run or keyword fields, not both", "run")
         if require_sigma and run.sigma is None:
-            raise RunError("run description: the noise is missing: give sigma, or z and Cclip")
+            raise RunError("run description: the noise is missing: give sigma, or z and Cclip", "sigma")
         return run
     if isinstance(run, str) or hasattr(run, "read_text"):
         return Run.from_toml(run, fields, require_sigma=require_sigma)
@@ -192,14 +192,14 @@ def account(run: Run | Mapping[str, object] | str | None = None, *, delta: float
 
     ``run`` is a :class:`Run`, a mapping of run keys, or a TOML path; keyword ``fields`` (``n=..., b=...``)
     add to or override it.  ``theorems`` defaults to ``theorems.all()``; ``verdicts`` to
-    ``reports/baseline.json`` (a quick check when it is missing).  ``ValueError`` (a :class:`RunError`)
+    ``reports/baseline.json`` (a quick check when it is missing).  ``InputError`` (a ``ValueError``; :class:`RunError`)
     names the key for a bad description.
     """
     delta = _delta(delta)
-    order_values = tuple(float(a) for a in orders)
+    order_values = tuple(validate.number("orders", a) for a in orders)
     for a in order_values:
         if not (math.isfinite(a) and a > 1):
-            raise ValueError(f"orders: every Rényi order must be a finite number > 1, got {a:g}")
+            raise InputError(f"orders: every Rényi order must be a finite number > 1, got {a:g}", "orders")
     the_run = as_run(run, fields)
     records = _records(theorems)
     applicable, not_applicable = classify(the_run, records)
@@ -252,21 +252,11 @@ def _notes(run: Run, applicable: list[Applicability], not_applicable: list[Appli
 
 
 def _records(theorems: Iterable[Theorem] | None) -> list[Theorem]:
-    if theorems is None:
-        import theorems as registry
-
-        return registry.all()
-    return list(theorems)
+    return registry.all() if theorems is None else list(theorems)
 
 
 def _delta(delta: float) -> float:
-    try:
-        value = float(delta)
-    except (TypeError, ValueError):
-        raise ValueError(f"delta must be a number, got {delta!r}") from None
-    if not (0 < value < 1):
-        raise ValueError(f"delta must lie in (0, 1), got {delta!r}")
-    return value
+    return validate.probability("delta", delta, open_hi=True)
 
 
 def _finite(x: float | None) -> float | None:

@@ -1,9 +1,10 @@
 """Which registry theorems speak about a given run, and why the others do not.
 
-A theorem applies to a run when (i) it is a privacy guarantee (not a lower bound, a utility bound, or an
-"as printed" variant kept to be caught), (ii) its :class:`~verify.theorem.Setting` covers the run (batch
-scheme, loss class, constraint, adjacency, initialisation, what is released), (iii) the run determines
-every parameter it needs, and (iv) each of its assumptions holds at the run's values
+A theorem applies to a run when (i) it is a privacy guarantee on a training run (not a lower bound, a
+utility bound, a conversion between notions, or an "as printed" variant kept to be caught: the
+accountant's policy), (ii) its :class:`~verify.setting.Setting` covers the run's concrete setting
+(:meth:`Setting.covers`, the one rule the engine and the audit use too), (iii) the run determines every
+parameter it needs, and (iv) each of its assumptions holds at the run's values
 (:meth:`~verify.theorem.Theorem.violated_assumptions`).
 """
 
@@ -12,21 +13,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from verify.account.run import Run
+from verify.errors import InputError
+from verify.setting import Setting, loss_classes
 from verify.theorem import Theorem
 
-#: algorithms that are the canonical noisy gradient iteration (DP-SGD is it with clipped gradients)
-RUN_ALGORITHMS = ("noisy_gd", "dp_sgd")
 
-_ALL_LOSSES = ("any", "lipschitz", "convex", "strongly_convex", "quadratic", "linear")
-#: for each loss class a theorem's ``setting.loss`` may name, the run loss classes it covers
-_LOSS_COVERS: dict[str, tuple[str, ...]] = {
-    "any": _ALL_LOSSES,
-    "lipschitz": _ALL_LOSSES,  # the Lipschitz constant itself is a parameter the theorem asks for
-    "convex": ("convex", "strongly_convex", "quadratic", "linear"),
-    "strongly_convex": ("strongly_convex",),
-    "quadratic": ("quadratic",),
-    "linear": ("linear",),
-}
+def run_setting(run: Run) -> Setting:
+    """The concrete setting of ``run``.
+
+    A run with a clipping norm is a DP-SGD run; so is one whose sensitivity is known, since clipping at
+    the per-record gradient bound changes nothing (``Run.parameters`` gives Bu et al.'s ``z`` as
+    ``b*sigma/Delta``).  A DP-SGD run is also a noisy-GD run (:data:`verify.setting.ALGORITHM_IMPLIES`).
+    """
+    clipped = run.Cclip is not None or run.Delta is not None
+    return Setting(algorithm="dp_sgd" if clipped else "noisy_gd", batches=run.batches,
+                   loss=run.loss, constraint="bounded" if run.constrained else "none",
+                   adjacency=run.adjacency, init=run.init, release=run.release)
+
+
+def run_loss_classes(run: Run) -> frozenset[str]:
+    """The loss classes the run's losses belong to.  "lipschitz" always: a Lipschitz theorem asks for
+    ``L`` (or ``Delta``) as a parameter, so the run's description decides whether it can be evaluated."""
+    return loss_classes(run.loss, "lipschitz")
 
 
 @dataclass(frozen=True)
@@ -43,31 +51,40 @@ class Applicability:
     violated_symbols: frozenset[str] = frozenset()
 
 
+def policy_refusal(theorem: Theorem) -> str:
+    """Why the accountant never uses ``theorem`` whatever the run ("" when it may)."""
+    if theorem.is_printed_variant:
+        return f"'as printed' variant of {theorem.printed_of} (known erratum), never used"
+    if not theorem.notion_record.privacy:
+        return f"a {theorem.notion} bound, not a privacy guarantee"
+    if theorem.kind == "lower":
+        return "a lower bound, not a guarantee"
+    if theorem.setting.algorithm == "any":
+        return "a conversion between notions, not a bound on a training run"
+    return ""
+
+
 def applicability(theorem: Theorem, run: Run) -> Applicability:
     """Decide whether ``theorem`` is a valid privacy guarantee for ``run`` (see the module docstring)."""
 
-    def no(reason: str, violated: tuple[str, ...] = ()) -> Applicability:
-        return Applicability(theorem, False, reason, violated=violated)
+    def no(reason: str) -> Applicability:
+        return Applicability(theorem, False, reason)
 
-    if theorem.is_printed_variant:
-        return no(f"'as printed' variant of {theorem.printed_of} (known erratum), never used")
-    if theorem.notion == "utility":
-        return no("a utility bound, not a privacy guarantee")
-    if theorem.kind == "lower":
-        return no("a lower bound, not a guarantee")
-    mismatch = setting_mismatch(theorem, run)
-    if mismatch:
-        return no(mismatch)
+    refusal = policy_refusal(theorem) or setting_mismatch(theorem, run)
+    if refusal:
+        return no(refusal)
     available = run.parameters()
-    extra = theorem.notion_record.parameter
-    needed = [p for p in theorem.parameters if p != extra]
+    record = theorem.notion_record
+    needed = [p for p in theorem.parameters if p != record.parameter]
     missing = [p for p in needed if p not in available]
     if missing:
         return no("the run description does not determine " + ", ".join(missing))
     params = {p: available[p] for p in needed}
+    # the notion's own parameter at its probe value: assumptions never involve it
+    probe = {record.parameter: record.probe} if record.parameter else {}
     try:
-        coerced = theorem.coerce({**params, **({extra: _probe(extra)} if extra else {})})
-    except ValueError as exc:
+        coerced = theorem.coerce({**params, **probe})
+    except InputError as exc:
         return no(f"parameter out of domain: {str(exc).splitlines()[0]}")
     failed = theorem.violated_assumptions(coerced)
     if failed:
@@ -79,29 +96,6 @@ def applicability(theorem: Theorem, run: Run) -> Applicability:
 
 
 def setting_mismatch(theorem: Theorem, run: Run) -> str:
-    """Why the theorem's setting does not cover the run ("" when it does)."""
-    s = theorem.setting
-    if s.algorithm == "any":
-        return "a conversion between notions, not a bound on a training run"
-    if s.algorithm not in RUN_ALGORITHMS:
-        return f"about the {s.algorithm} algorithm, not noisy gradient descent"
-    if s.batches not in ("any", run.batches):
-        return f"needs {s.batches} batches (run: {run.batches})"
-    if s.adjacency != run.adjacency:
-        return f"needs {s.adjacency} adjacency (run: {run.adjacency})"
-    if run.loss not in _LOSS_COVERS.get(s.loss, ()):
-        return f"needs {s.loss.replace('_', ' ')} losses (run: {run.loss.replace('_', ' ')})"
-    if s.constraint == "none" and run.constrained:
-        return "needs an unconstrained run (run has a constraint set of diameter D)"
-    if s.constraint == "bounded" and not run.constrained:
-        return "needs a bounded constraint set (give its diameter D)"
-    if s.init not in ("any", run.init):
-        return f"needs {s.init} initialisation (run: {run.init})"
-    if s.release == "last" and run.release == "all":
-        return "bounds the last iterate only (run releases every iterate)"
-    return ""
-
-
-def _probe(name: str) -> float:
-    """A value of the notion's own parameter, only to evaluate the assumptions (they never involve it)."""
-    return {"alpha": 2.0, "delta": 1e-5, "eps": 1.0}[name]
+    """Why the theorem's setting does not cover the run ("" when it does), by :meth:`Setting.covers`."""
+    reason = theorem.setting.covers(run_setting(run), run_loss_classes(run), steps=run.T)
+    return "" if reason is None else f"setting: {reason}"

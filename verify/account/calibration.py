@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
+from verify import validate
 from verify.account.accountant import (
     USED,
     as_run,
@@ -29,7 +30,9 @@ from verify.account.accountant import (
 from verify.account.applicability import Applicability, applicability
 from verify.account.run import Run, RunError
 from verify.account.verdicts import POLICY, verdict_source
+from verify.errors import InputError
 from verify.theorem import Theorem
+from verify.vocabulary import noise_multiplier
 
 #: default relative tolerance on the target: target*(1 - RTOL) <= value(sigma) <= target
 RTOL = 1e-4
@@ -37,8 +40,8 @@ RTOL = 1e-4
 SIGMA_RANGE = (1e-8, 1e8)
 
 
-class CalibrationError(ValueError):
-    """No sigma meets the target (exit status 2)."""
+class CalibrationError(InputError):
+    """No sigma meets the target, or every sigma down to the search floor does (exit status 2)."""
 
 
 @dataclass(frozen=True)
@@ -52,19 +55,22 @@ class Target:
     def __post_init__(self) -> None:
         if self.mu is not None:
             if self.eps is not None or self.delta is not None:
-                raise ValueError("target: give either (eps, delta) or mu, not both")
-            if not (math.isfinite(self.mu) and self.mu > 0):
-                raise ValueError(f"target: mu must be a finite number > 0, got {self.mu!r}")
+                raise InputError("target: give either (eps, delta) or mu, not both", "mu")
+            validate.positive("mu", self.mu, "target")
             return
         if self.eps is None or self.delta is None:
-            raise ValueError("target: give eps and delta, or mu")
-        if not (math.isfinite(self.eps) and self.eps > 0):
-            raise ValueError(f"target: eps must be a finite number > 0, got {self.eps!r}")
+            raise InputError("target: give eps and delta, or mu", "eps" if self.eps is None else "delta")
+        validate.positive("eps", self.eps, "target")
         _delta(self.delta)
 
     @property
     def value(self) -> float:
         return self.mu if self.mu is not None else self.eps
+
+    @property
+    def parameter(self) -> str:
+        """The name of the target's value (``mu`` or ``eps``), for error messages."""
+        return "mu" if self.mu is not None else "eps"
 
     @property
     def notion(self) -> str:
@@ -90,6 +96,8 @@ class Root:
     evaluations: int
     within_tolerance: bool
     note: str = ""
+    #: the target is met at the bottom of the search range (it constrains nothing there)
+    at_floor: bool = False
 
 
 def smallest_sigma(value: Callable[[float], float], target: float, scale: float = 1.0, *, rtol: float = RTOL,
@@ -106,10 +114,8 @@ def smallest_sigma(value: Callable[[float], float], target: float, scale: float 
     ``accept(sigma)``, when given, replaces the stopping test ``value(sigma) >= target*(1 - rtol)`` (it is
     only asked at points that meet the target).
     """
-    if not (0 < rtol < 1):
-        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
-    if not (math.isfinite(target) and target > 0):
-        raise ValueError(f"target must be a finite number > 0, got {target!r}")
+    rtol = validate.probability("rtol", rtol, "smallest_sigma", open_hi=True)
+    target = validate.positive("target", target, "smallest_sigma")
     lo_limit, hi_limit = scale * sigma_range[0], scale * sigma_range[1]
     calls = 0
 
@@ -139,7 +145,8 @@ def smallest_sigma(value: Callable[[float], float], target: float, scale: float 
             if close(hi, f_hi):
                 return Root(hi, f_hi, calls, True)
             if lo < lo_limit:
-                return Root(hi, f_hi, calls, False, f"the target is met down to sigma={hi:.3g} (search floor)")
+                return Root(hi, f_hi, calls, False, f"the target is met down to sigma={hi:.3g} (search floor)",
+                            at_floor=True)
             factor = min(factor * factor, 4.0)
             lo /= factor
             f_lo = f(lo)
@@ -199,6 +206,7 @@ class SigmaRow:
     within_tolerance: bool = False
     note: str = ""
     solved: bool = False
+    at_floor: bool = False  # the target is met down to the search floor (see Root.at_floor)
     #: when not solved: a sigma at which it was shown to miss the target (it needs more noise)
     needs_more_than: float | None = None
 
@@ -232,7 +240,7 @@ class Calibration:
     @property
     def z(self) -> float | None:
         """The DP-SGD noise multiplier for that sigma (``sigma*b/Cclip``), when a clipping norm is known."""
-        return None if self.run.Cclip is None else self.sigma * self.run.b / self.run.Cclip
+        return None if self.run.Cclip is None else noise_multiplier(self.sigma, self.run.b, self.run.Cclip)
 
     @property
     def calibrated_run(self) -> Run:
@@ -241,7 +249,8 @@ class Calibration:
     def to_json(self) -> dict:
         return {
             "run": self.run.to_json(), "target": self.target.to_json(), "rtol": self.rtol,
-            "tolerance": f"{self.target.notion} in [target*(1-{self.rtol:g}), target]",
+            "tolerance": (f"{self.target.notion} in [target*(1-{self.rtol:g}), target]" if self.best.within_tolerance
+                          else f"{self.target.notion} <= target, not within rtol {self.rtol:g}: {self.best.note}"),
             "verdict_source": self.verdicts, "include_unverified": self.include_unverified,
             "verdict_policy": POLICY,
             "sigma": self.sigma, "z": self.z, "best": self.best.to_json(),
@@ -262,14 +271,13 @@ def calibrate(run: Run | Mapping[str, object] | str | None = None, *, eps: float
 
     ``run`` describes the run without its noise (as for :func:`verify.account.account`).  Raises
     :class:`CalibrationError` when no verified applicable theorem reaches the target at any sigma in
-    ``SIGMA_RANGE`` times ``Delta/b``, and :class:`RunError` for a bad description (both ``ValueError``).
+    ``SIGMA_RANGE`` times ``Delta/b``, and :class:`RunError` for a bad description (both :class:`~verify.errors.InputError`).
     """
     target = Target(eps=_opt(eps, "eps"), delta=_opt(delta, "delta"), mu=_opt(mu, "mu"))
-    if not (isinstance(rtol, (int, float)) and 0 < rtol < 1):
-        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
+    rtol = validate.probability("rtol", rtol, open_hi=True)
     base = as_run(run, fields, require_sigma=False)
     if base.sigma is not None:
-        raise RunError("calibrate solves for sigma: drop sigma (or z) from the run description")
+        raise RunError("calibrate solves for sigma: drop sigma (or z) from the run description", "sigma")
     scale = base.Delta / base.b if base.Delta is not None else 1.0
     probe = base.with_sigma(scale)
     records = _records(theorems)
@@ -287,7 +295,7 @@ def calibrate(run: Run | Mapping[str, object] | str | None = None, *, eps: float
         if not ({"sigma", "z"} & set(t.parameters)):
             row.note = "does not depend on sigma"
             continue
-        if target.mu is not None and t.notion != "gdp":
+        if target.mu is not None and t.notion_record.to_mu is None:
             row.note = f"no mu reading ({t.notion} guarantee)"
             continue
         solvable.append((row, _Measure(t, base, target)))
@@ -298,7 +306,12 @@ def calibrate(run: Run | Mapping[str, object] | str | None = None, *, eps: float
         why = ("no verified theorem applies to this run" if not used else
                f"no sigma up to {scale * SIGMA_RANGE[1]:.3g} meets {target.notion} <= {target.value:g} "
                f"under any of the {len(used)} verified applicable theorem(s)")
-        raise CalibrationError(f"target unreachable: {why}")
+        raise CalibrationError(f"target unreachable: {why}", target.parameter)
+    if best.at_floor:
+        # every sigma down to the floor meets it: no tolerance can be stated, and no noise level follows
+        raise CalibrationError(f"target {target.notion} <= {target.value:g} is met by {best.id} at every sigma "
+                               f"down to {best.sigma:.3g} (the search floor, {SIGMA_RANGE[0]:g} x Delta/b): it "
+                               f"constrains nothing; give a smaller target", target.parameter)
     best.status = "best"
     composition = _solve_smallest([(r, f) for r, f in solvable if r.composition], target, scale, rtol)
     notes = [] if best.within_tolerance else [f"{best.id}: {best.note}"]
@@ -326,6 +339,7 @@ def _solve_smallest(group: list[tuple[SigmaRow, "_Measure"]], target: Target, sc
             root = measure.solve(scale, rtol, None if best is None else best.sigma)
             row.sigma, row.value, row.within_tolerance, row.note = (root.sigma, root.value, root.within_tolerance,
                                                                    root.note)
+            row.at_floor = root.at_floor
             row.evaluations, row.solved = measure.calls, True
         if row.sigma is not None and (best is None or (row.sigma, row.id) < (best.sigma, best.id)):
             best = row
@@ -346,7 +360,7 @@ class _Measure:
         self.theorem, self.base, self.target = theorem, base, target
         self.cache: dict[float, float] = {}
         self.delta_cache: dict[tuple[float, float], float] = {}
-        self.by_delta = theorem.notion == "fdp" and target.mu is None
+        self.by_delta = _is_delta_curve(theorem) and target.mu is None
 
     @property
     def calls(self) -> int:
@@ -382,7 +396,7 @@ class _Measure:
         t = self.theorem
         if t.closed_form:
             return 0, self(scale)
-        return (2 if t.notion == "fdp" else 1), 0.0
+        return (2 if _is_delta_curve(t) else 1), 0.0
 
     def solve(self, scale: float, rtol: float, start: float | None) -> Root:
         target = self.target
@@ -400,13 +414,13 @@ class _Measure:
         return smallest_sigma(self, target.value, scale, rtol=rtol, start=start)
 
 
+def _is_delta_curve(theorem: Theorem) -> bool:
+    """Whether the guarantee is a delta(eps) curve (its value at ``eps`` is delta: f-DP tradeoffs)."""
+    return theorem.notion_record.inverted
+
+
 def _opt(x: float | None, name: str) -> float | None:
-    if x is None:
-        return None
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"target: {name} must be a number, got {x!r}") from None
+    return None if x is None else validate.number(name, x, "target")
 
 
 __all__ = ["Calibration", "CalibrationError", "RTOL", "Root", "SIGMA_RANGE", "SigmaRow", "Target", "calibrate",

@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from verify.errors import InputError
+from verify.vocabulary import derive, noise_multiplier, sensitivity_of_lipschitz
 
-class RunError(ValueError):
-    """A run description that is incomplete, unknown or self-contradictory (exit status 2)."""
+
+class RunError(InputError):
+    """A run description that is incomplete, unknown or self-contradictory (exit status 2); ``parameter``
+    names the key at fault."""
 
 
 BATCHES = ("full", "cyclic", "poisson", "uniform", "shuffle")
@@ -100,7 +104,7 @@ class Run:
         raw = {_ALIASES.get(k, k): v for k, v in values.items() if v is not None}
         unknown = [k for k in raw if k not in KEYS]
         if unknown:
-            raise RunError(f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(KEYS)})")
+            raise RunError(f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(KEYS)})", unknown[0])
         num: dict[str, float] = {}
         for key in NUMERIC_KEYS:
             if key in raw:
@@ -110,25 +114,25 @@ class Run:
             if key in raw:
                 value = raw[key]
                 if not isinstance(value, str) or value not in allowed:
-                    raise RunError(f"{where}: {key} must be one of {', '.join(allowed)}, got {value!r}")
+                    raise RunError(f"{where}: {key} must be one of {', '.join(allowed)}, got {value!r}", key)
                 choice[key] = value
 
         batches = choice.get("batches", "full")
         if "n" not in num:
-            raise RunError(f"{where}: n (dataset size) is required")
+            raise RunError(f"{where}: n (dataset size) is required", "n")
         n = int(num["n"])
         if batches == "full":
             if "b" in num and int(num["b"]) != n:
-                raise RunError(f"{where}: full batches need b = n, got b={int(num['b'])}, n={n}")
+                raise RunError(f"{where}: full batches need b = n, got b={int(num['b'])}, n={n}", "b")
             b = n
         else:
             if "b" not in num:
-                raise RunError(f"{where}: b (batch size) is required for {batches} batches")
+                raise RunError(f"{where}: b (batch size) is required for {batches} batches", "b")
             b = int(num["b"])
         if b > n:
-            raise RunError(f"{where}: batch size b={b} exceeds dataset size n={n}")
+            raise RunError(f"{where}: batch size b={b} exceeds dataset size n={n}", "b")
         if batches == "cyclic" and n % b:
-            raise RunError(f"{where}: cyclic batches need b to divide n (n={n}, b={b})")
+            raise RunError(f"{where}: cyclic batches need b to divide n (n={n}, b={b})", "b")
 
         per_epoch = 1.0 if batches == "full" else n / b
         T, epochs = _length(num, per_epoch, where, whole=batches in ("full", "cyclic"))
@@ -138,32 +142,31 @@ class Run:
         sigma, z, Cclip = num.get("sigma"), num.get("z"), num.get("Cclip")
         if z is not None:
             if Cclip is None:
-                raise RunError(f"{where}: the noise multiplier z needs the clipping norm Cclip (sigma = z*Cclip/b)")
-            from_z = z * Cclip / b
+                raise RunError(f"{where}: the noise multiplier z needs the clipping norm Cclip (sigma = z*Cclip/b)",
+                               "Cclip")
+            from_z = derive({"b": b, "z": z, "Cclip": Cclip})["sigma"]
             if sigma is not None and not math.isclose(sigma, from_z, rel_tol=1e-9):
-                raise RunError(f"{where}: sigma={sigma:g} contradicts z*Cclip/b = {from_z:g}")
+                raise RunError(f"{where}: sigma={sigma:g} contradicts z*Cclip/b = {from_z:g}", "sigma")
             sigma = from_z
         if require_sigma and sigma is None:
-            raise RunError(f"{where}: the noise is missing: give sigma, or z and Cclip")
+            raise RunError(f"{where}: the noise is missing: give sigma, or z and Cclip", "sigma")
 
         Delta, L = num.get("Delta"), num.get("L")
-        # replace-one: |g(x) - g(x')| <= 2 sup|g|; add/remove: sup|g| (DESIGN.md §3, Delta)
-        factor = 2.0 if adjacency == "replace" else 1.0
-        if Delta is not None and L is not None and Delta > factor * L * (1 + 1e-12):
-            raise RunError(f"{where}: Delta={Delta:g} exceeds the {factor:g}*L={factor * L:g} that "
-                           f"L-Lipschitz losses allow ({adjacency} adjacency)")
+        if Delta is not None and L is not None and Delta > sensitivity_of_lipschitz(L, adjacency) * (1 + 1e-12):
+            raise RunError(f"{where}: Delta={Delta:g} exceeds the {sensitivity_of_lipschitz(L, adjacency):g} that "
+                           f"L-Lipschitz losses (L={L:g}) allow ({adjacency} adjacency)", "Delta")
         if Delta is None and L is not None:
-            Delta = factor * L
+            Delta = sensitivity_of_lipschitz(L, adjacency)
         if Delta is None and Cclip is not None:
-            Delta = factor * Cclip  # clipped per-example gradients
+            Delta = sensitivity_of_lipschitz(Cclip, adjacency)  # clipped per-example gradients: norm <= Cclip
 
         m, M = num.get("m"), num.get("M")
         if m is not None and M is not None and M < m:
-            raise RunError(f"{where}: smoothness M={M:g} is below strong convexity m={m:g}")
+            raise RunError(f"{where}: smoothness M={M:g} is below strong convexity m={m:g}", "M")
         loss = choice.get("loss") or ("strongly_convex" if m is not None and m > 0
                                       else "convex" if m is not None else "any")
         if loss == "strongly_convex" and m is not None and m <= 0:
-            raise RunError(f"{where}: loss strongly_convex needs m > 0, got m={m:g}")
+            raise RunError(f"{where}: loss strongly_convex needs m > 0, got m={m:g}", "m")
         D = num.get("D")
         d = int(num["d"]) if "d" in num else None
         return cls(n=n, b=b, batches=batches, T=T, epochs=epochs, adjacency=adjacency,
@@ -179,12 +182,12 @@ class Run:
         try:
             data = tomllib.loads(path.read_text())
         except OSError as exc:
-            raise RunError(f"{path}: cannot read: {exc.strerror}") from None
+            raise RunError(f"{path}: cannot read: {exc.strerror}", "config") from None
         except tomllib.TOMLDecodeError as exc:
-            raise RunError(f"{path}: not valid TOML: {str(exc).splitlines()[0]}") from None
+            raise RunError(f"{path}: not valid TOML: {str(exc).splitlines()[0]}", "config") from None
         for key, value in data.items():
             if isinstance(value, dict):
-                raise RunError(f"{path}: unknown key {key!r} (tables are not part of a run description)")
+                raise RunError(f"{path}: unknown key {key!r} (tables are not part of a run description)", key)
         merged = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
         return cls.from_mapping(merged, require_sigma=require_sigma, where=str(path))
 
@@ -196,7 +199,7 @@ class Run:
 
     def with_sigma(self, sigma: float) -> "Run":
         """The same run with noise ``sigma`` (``z`` follows when a clipping norm is known)."""
-        z = sigma * self.b / self.Cclip if self.Cclip is not None else None
+        z = noise_multiplier(sigma, self.b, self.Cclip) if self.Cclip is not None else None
         return dataclasses.replace(self, sigma=float(sigma), z=z)
 
     def parameters(self) -> dict[str, float]:
@@ -205,21 +208,16 @@ class Run:
         ``z`` is the *effective* noise multiplier of the summed gradient, ``b*sigma/Delta`` (Bu et al.'s
         sigma when ``Delta = Cclip``, add/remove); ``l`` and ``E`` are given only when they are whole.
         """
-        out: dict[str, float] = {"n": float(self.n), "b": float(self.b), "q": self.b / self.n,
-                                 "T": float(self.T)}
-        if self.batches == "full":
-            out["l"] = 1.0
-            out["E"] = float(self.T)
-        elif self.n % self.b == 0:
-            out["l"] = float(self.n // self.b)
-            if float(self.epochs).is_integer():
-                out["E"] = float(self.epochs)
+        # q = b/n; l = n/b and E = T/l whenever b divides n (a whole number of batches per epoch)
+        whole = "cyclic" if self.n % self.b == 0 else None
+        derived = derive({"n": self.n, "b": self.b, "T": self.T}, batches=whole)
+        out = {k: float(derived[k]) for k in ("n", "b", "q", "T", "l", "E") if k in derived}
         for key in ("eta", "sigma", "Delta", "L", "m", "M", "D", "d", "Cclip"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = float(value)
         if self.sigma is not None and self.Delta is not None:
-            out["z"] = self.b * self.sigma / self.Delta
+            out["z"] = float(noise_multiplier(self.sigma, self.b, self.Delta))
         return out
 
     def to_json(self) -> dict:
@@ -243,21 +241,27 @@ class Run:
 
 def _number(key: str, value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise RunError(f"{where}: {key} must be a number, got {value!r}")
+        raise RunError(f"{where}: {key} must be a number, got {value!r}", key)
     try:
         x = float(value)
     except ValueError:
-        raise RunError(f"{where}: {key} must be a number, got {value!r}") from None
+        raise RunError(f"{where}: {key} must be a number, got {value!r}", key) from None
     if not math.isfinite(x):
-        raise RunError(f"{where}: {key} must be finite, got {value!r}")
+        raise RunError(f"{where}: {key} must be finite, got {value!r}", key)
     if key == "m":
         if x < 0:
-            raise RunError(f"{where}: m must be >= 0 ({NUMERIC_KEYS[key]}), got {x:g}")
+            raise RunError(f"{where}: m must be >= 0 ({NUMERIC_KEYS[key]}), got {x:g}", key)
     elif x <= 0:
-        raise RunError(f"{where}: {key} must be > 0 ({NUMERIC_KEYS[key]}), got {x:g}")
+        raise RunError(f"{where}: {key} must be > 0 ({NUMERIC_KEYS[key]}), got {x:g}", key)
     if key in _INTEGER_KEYS and key != "epochs" and not x.is_integer():
-        raise RunError(f"{where}: {key} must be a positive integer, got {value!r}")
+        raise RunError(f"{where}: {key} must be a positive integer, got {value!r}", key)
+    if key in _INTEGER_KEYS and x > MAX_STEPS:
+        raise RunError(f"{where}: {key} must be <= 2**53 (exact in double precision), got {value!r}", key)
     return x
+
+
+#: the most steps a run may have (integers above 2**53 are not exact in double precision)
+MAX_STEPS = 2.0 ** 53
 
 
 def _length(num: Mapping[str, float], per_epoch: float, where: str, *, whole: bool) -> tuple[int, float]:
@@ -269,14 +273,16 @@ def _length(num: Mapping[str, float], per_epoch: float, where: str, *, whole: bo
     """
     T, epochs = num.get("T"), num.get("epochs")
     if T is None and epochs is None:
-        raise RunError(f"{where}: the length is missing: give T (steps) or epochs")
+        raise RunError(f"{where}: the length is missing: give T (steps) or epochs", "T")
     if epochs is None:
         return int(T), T / per_epoch
     steps = epochs * per_epoch
+    if not steps <= MAX_STEPS:
+        raise RunError(f"{where}: epochs={epochs:g} gives {steps:g} steps, more than {MAX_STEPS:g}", "epochs")
     if whole:
         if not math.isclose(steps, round(steps), rel_tol=0, abs_tol=1e-9 * max(1.0, steps)):
             raise RunError(f"{where}: epochs={epochs:g} is not a whole number of steps "
-                           f"({per_epoch:g} steps per epoch)")
+                           f"({per_epoch:g} steps per epoch)", "epochs")
         implied = max(1, round(steps))
         agrees = T is None or int(T) == implied
     else:
@@ -284,5 +290,5 @@ def _length(num: Mapping[str, float], per_epoch: float, where: str, *, whole: bo
         agrees = T is None or abs(T - steps) < 1
     if not agrees:
         raise RunError(f"{where}: T={int(T)} and epochs={epochs:g} disagree "
-                       f"(epochs give T={implied} at {per_epoch:g} steps per epoch)")
+                       f"(epochs give T={implied} at {per_epoch:g} steps per epoch)", "T")
     return (int(T) if T is not None else implied), float(epochs)

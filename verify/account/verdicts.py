@@ -1,7 +1,7 @@
 """Which theorems the verifier has verified: the policy that decides what an accountant may use.
 
 Verdicts come from ``reports/baseline.json`` (the committed regression baseline written by
-``verify run --json``; format of ``verify.check.command.run_payload``).  When that file is missing, the
+``verify run --json``; format of ``verify.check.suite.run_payload``).  When that file is missing, the
 engine's quick check is run on the candidate theorems instead, and the output says so.
 
 Policy (DESIGN.md §5 verdicts):
@@ -20,6 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
+import theorems
+import verify
+from verify.check.engine import check_theorem, profile
+from verify.errors import InputError
 from verify.theorem import Theorem
 
 VERDICTS = ("verified", "violated", "approximate", "inconclusive")
@@ -32,8 +36,6 @@ POLICY = ("verified: used, the smallest is the answer; approximate: shown separa
 
 def baseline_path() -> Path:
     """``reports/baseline.json`` of the repository this package lives in."""
-    import verify
-
     return Path(verify.__file__).resolve().parents[1] / "reports" / "baseline.json"
 
 
@@ -49,18 +51,18 @@ class VerdictSource:
 
 
 def read_baseline(path: Path) -> VerdictSource:
-    """Verdicts from a ``verify run --json`` payload; ``ValueError`` naming the file when it is malformed."""
+    """Verdicts from a ``verify run --json`` payload; ``InputError`` naming the file when it is malformed."""
     try:
         payload = json.loads(path.read_text())
         rows = payload["theorems"]
         verdicts = {str(r["id"]): str(r["verdict"]) for r in rows}
     except OSError as exc:
-        raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{path}: cannot read: {exc.strerror}", "verdicts") from None
     except (json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise ValueError(f"{path}: not a verify run --json payload ({type(exc).__name__}: {exc})") from None
+        raise InputError(f"{path}: not a verify run --json payload ({type(exc).__name__}: {exc})", "verdicts") from None
     bad = sorted({v for v in verdicts.values() if v not in VERDICTS})
     if bad:
-        raise ValueError(f"{path}: unknown verdict {bad[0]!r}")
+        raise InputError(f"{path}: unknown verdict {bad[0]!r}", "verdicts")
     return VerdictSource(verdicts, f"verdicts from {path}")
 
 
@@ -74,16 +76,13 @@ def verdict_source(candidates: Iterable[Theorem], verdicts: Mapping[str, str] | 
     if isinstance(verdicts, Mapping):
         bad = sorted({v for v in verdicts.values() if v not in VERDICTS})
         if bad:
-            raise ValueError(f"verdicts: unknown verdict {bad[0]!r} (one of {', '.join(VERDICTS)})")
+            raise InputError(f"verdicts: unknown verdict {bad[0]!r} (one of {', '.join(VERDICTS)})", "verdicts")
         return VerdictSource(dict(verdicts), "verdicts given by the caller")
     path = Path(verdicts) if verdicts is not None else baseline_path()
     if path.is_file():
         return read_baseline(path)
     if verdicts is not None:
-        raise ValueError(f"{path}: no such verdict file")
-    import theorems
-    from verify.check.engine import check_theorem, profile
-
+        raise InputError(f"{path}: no such verdict file", "verdicts")
     prof = profile("quick")
     found = {t.id: check_theorem(t, theorems.get, prof, seed).verdict for t in candidates}
     return VerdictSource(found, f"{path} missing: verdicts from a quick check (seed {seed}) of the "

@@ -1,6 +1,8 @@
 """Tightness reports: markdown / html / json writers and figures (DESIGN.md §2, issue 6).
 
-``verify report --out DIR`` (:mod:`verify.report.command`); the pieces: :mod:`~verify.report.reproduce`
-(the papers' tables, printed vs computed), :mod:`~verify.report.build` (per-theorem sections, errata),
+``verify report --out DIR`` (:mod:`verify.commands.report`) runs :mod:`~verify.report.generate`; the
+pieces: :mod:`~verify.report.reproduce` (the papers' tables, printed vs computed),
+:mod:`~verify.report.build` (per-theorem sections from the engine's typed evidence, errata),
 :mod:`~verify.report.figures` (deterministic SVG) and :mod:`~verify.report.render` (Markdown, HTML).
+Which theorem a section is compared with is data (``theorems.tables.COMPOSITION_BASELINES``).
 """

@@ -7,16 +7,28 @@ sorted keys when serialised, fixed parameter grids.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
 import numpy as np
 
+from theorems.tables import COMPOSITION_BASELINES, FIGURES, TABLES, Baseline
+from verify.check import references as refs
+from verify.check.domain import admissible_points
+from verify.check.evidence import ApproximationError, ApproximationRow, AuditEvidence, Tightness, Witness
+from verify.check.verdict import Obligation
+from verify.instances import FAMILIES, Family
+from verify.privacy.gaussian import tradeoff_gaussian
+from verify.privacy.notions import Notion
 from verify.report import figures as fig
 from verify.report.reproduce import convert, figure_series, reproduce_table, theorem_params
+from verify.setting import ALGORITHM_IMPLIES
 from verify.theorem import Theorem
+from verify.vocabulary import derive, sensitivity_of_lipschitz
 
 DELTA = 1e-5
 ALPHAS = tuple(float(a) for a in np.round(np.geomspace(1.25, 256.0, 20), 6))
@@ -67,29 +79,65 @@ class Figures:
 
 
 # ---------------------------------------------------------------------------------------------------
+# what the engine saw (typed evidence of verify.check.evidence)
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The evidence of one verdict the report draws on: the tightness check's worst instance, the
+    simulation audit, the approximation's compared rows (each None when the verdict has none)."""
+
+    tightness: Tightness | None = None
+    audit: AuditEvidence | None = None
+    approximation: ApproximationError | None = None
+
+    @classmethod
+    def of(cls, verdict: Mapping) -> "Seen":
+        """From a verdict's JSON (``Verdict.to_json``): the first obligation of each name."""
+        found: dict[str, object] = {}
+        for o in verdict.get("obligations", ()):
+            if o["name"] in ("tightness", "audit", "approximation") and o["name"] not in found:
+                found[o["name"]] = Obligation.from_json(o).data
+        return cls(**found)
+
+    @property
+    def worst(self) -> Witness | None:
+        return None if self.tightness is None else self.tightness.worst
+
+
+def one_value_reading(record: Notion) -> bool:
+    """Whether one value of the notion is an (eps, delta) reading by itself: a mu (no parameter), or an
+    eps at a delta.  An exact value or an audited lower bound can then be drawn on the eps axis; an RDP
+    or f-DP value is one point of a curve that the reading needs whole."""
+    return record.to_eps is not None and record.parameter in (None, "delta")
+
+
+def value_as_eps(record: Notion, value: float, at: float | None) -> float | None:
+    """A single value of the notion, taken at its parameter ``at``, as epsilon at delta = ``DELTA``
+    (None when it has no such reading)."""
+    if not one_value_reading(record) or not math.isfinite(value):
+        return None
+    if record.parameter is not None and not (at is not None and math.isclose(at, DELTA)):
+        return None
+    return float(record.to_eps(lambda _: max(value, 0.0), DELTA))
+
+
+# ---------------------------------------------------------------------------------------------------
 # per theorem
 # ---------------------------------------------------------------------------------------------------
 
 
-def composition_baseline(theorem: Theorem) -> str | None:
-    """The registry id of the composition bound a theorem is compared with (by its setting)."""
-    s = theorem.setting
-    if s.algorithm not in ("noisy_gd", "dp_sgd"):
+def composition_baseline(theorem: Theorem) -> Baseline | None:
+    """The composition bound a theorem is compared with (``theorems.tables.COMPOSITION_BASELINES``, by
+    batch scheme); None for theorems not about the noisy gradient iteration."""
+    if theorem.setting.algorithm not in ALGORITHM_IMPLIES["dp_sgd"]:
         return None
-    if s.batches == "full":
-        return "baselines/noisy-gd/gdp"
-    if s.batches == "cyclic":
-        return "bok2024/thm4.4"
-    if s.batches == "poisson":
-        return "bu2020/appB.3" if "z" in theorem.parameters else "baselines/moments-accountant/eps-improved"
-    return None  # uniform / shuffle: the exact composition (Thm 4.8) is too heavy for a plot grid
+    return next((b for b in COMPOSITION_BASELINES if b.batches == theorem.setting.batches
+                 and (b.needs is None or b.needs in theorem.parameters)), None)
 
 
-def _obligation(verdict: Mapping, name: str) -> dict | None:
-    return next((o for o in verdict.get("obligations", []) if o["name"] == name), None)
-
-
-def representative_point(theorem: Theorem, verdict: Mapping, seed: int) -> tuple[dict[str, float], str]:
+def representative_point(theorem: Theorem, seen: Seen, seed: int) -> tuple[dict[str, float], str]:
     """Parameters to draw the theorem's curves at.
 
     Candidates, in order: the worst instance of the tightness check (its exact value can be marked), the
@@ -98,31 +146,22 @@ def representative_point(theorem: Theorem, verdict: Mapping, seed: int) -> tuple
     informative (between 0.05 and 50) is chosen; otherwise the first candidate.
     """
     own = [p for p in theorem.parameters if p != theorem.notion_record.parameter]
-    candidates: list[tuple[dict[str, float], str]] = []
-    tight = _obligation(verdict, "tightness") or {}
-    worst = (tight.get("data") or {}).get("worst") or {}
-    params = worst.get("parameters") or {}
-    if own and all(isinstance(params.get(p), (int, float)) for p in own):
-        candidates.append(({p: float(params[p]) for p in own}, "the worst instance of the tightness check"))
-    audit = (_obligation(verdict, "audit") or {}).get("data") or {}
-    constants = audit.get("constants") or {}
-    if own and all(isinstance(constants.get(p), (int, float)) for p in own):
-        candidates.append(({p: float(constants[p]) for p in own}, "the instance of the simulation audit"))
-    for example in theorem.examples:
-        if all(p in example for p in own):
-            candidates.append(({p: float(example[p]) for p in own}, "the paper's own parameter set"))
+    sources = []
+    if seen.worst is not None:
+        sources.append((seen.worst.parameters, "the worst instance of the tightness check"))
+    if seen.audit is not None:
+        sources.append((seen.audit.constants, "the instance of the simulation audit"))
+    sources += [(example, "the paper's own parameter set") for example in theorem.examples]
     try:
-        from verify.check.domain import admissible_points
-
-        points = admissible_points(theorem, 3, seed)
-    except Exception:  # noqa: BLE001 - no point is a gap, reported by the caller
-        points = []
-    for point in points:
-        if all(p in point for p in own):
-            candidates.append(({p: float(point[p]) for p in own}, "a sampled admissible point"))
+        sampled = admissible_points(theorem, 3, seed)
+    except Exception:  # noqa: BLE001 - no sampled point: the other candidates remain, or the caller's gap
+        sampled = []
+    sources += [(point, "a sampled admissible point") for point in sampled]
+    candidates = [({p: float(values[p]) for p in own}, origin) for values, origin in sources
+                  if own and all(isinstance(values.get(p), numbers.Real) for p in own)]
     if not candidates:
         return {}, ""
-    if theorem.notion in ("gdp", "rdp", "eps_delta") and not _heavy(theorem):
+    if theorem.notion_record.to_eps is not None and not _heavy(theorem):
         for point, origin in candidates:
             value = _eps(theorem, point)
             if value is not None and 0.05 <= value <= 50:
@@ -147,9 +186,8 @@ def _x_grid(x0: float) -> list[float]:
 def _baseline_params(baseline: Theorem, theorem: Theorem, point: Mapping[str, float]) -> dict[str, float]:
     params = dict(point)
     if "Delta" not in params and "L" in params:
-        params["Delta"] = 2.0 * params["L"]  # replace-one adjacency: Delta <= 2L (DESIGN.md §3)
-    if "n" in params and "b" in params and "q" not in params:
-        params["q"] = params["b"] / params["n"]
+        params["Delta"] = sensitivity_of_lipschitz(params["L"], "replace")  # the baselines are replace-one
+    params = {**derive({k: params[k] for k in ("n", "b") if k in params}), **params}  # q = b/n
     if "b" not in params and "n" in params and "q" in params:
         params["b"] = params["q"] * params["n"]
     if baseline.setting.batches == "cyclic" and "E" not in params and "T" in params and "l" in params:
@@ -165,9 +203,15 @@ def _eps(theorem: Theorem, params: Mapping[str, float]) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _inverts_a_curve(theorem: Theorem) -> bool:
+    """Whether the theorem's eps reading inverts a delta(eps) curve (its value at eps is delta): each
+    reading costs dozens of evaluations."""
+    return theorem.notion_record.inverted
+
+
 def _heavy(theorem: Theorem) -> bool:
     """Bounds whose every evaluation is a numerical composition or an optimisation over operators."""
-    return theorem.notion == "fdp" or bool(theorem.free and theorem.operators)
+    return _inverts_a_curve(theorem) or bool(theorem.free and theorem.operators)
 
 
 def beats_summary(x: str, xs: list[float], own: list[float | None], base: list[float | None]) -> str:
@@ -187,15 +231,42 @@ def beats_summary(x: str, xs: list[float], own: list[float | None], base: list[f
     return f"{x} in {{{', '.join(f'{v:g}' for v in wins)}}}"
 
 
-def theorem_section(theorem: Theorem, verdict: Mapping, lookup: Callable[[str], Theorem], options: Options,
-                    figures: Figures, curves: bool = True) -> dict:
-    """One theorem's section: record, verdict, representative curves and their figures (``curves=False``:
-    the record and verdict only)."""
+@dataclass
+class _Drawing:
+    """What the curves of one section are drawn from (shared by the plot helpers)."""
+
+    theorem: Theorem
+    point: dict[str, float]
+    origin: str
+    seen: Seen
+    baseline: Theorem | None
+    baseline_record: Baseline | None
+    section: dict
+    figures: Figures
+    name: str
+    lookup: Callable[[str], Theorem]
+
+    @property
+    def at_worst(self) -> bool:
+        return self.origin.startswith("the worst")
+
+    @property
+    def worst(self) -> Witness | None:
+        """The tightness check's worst instance, when the curves are drawn at it."""
+        return self.seen.worst if self.at_worst else None
+
+    def add_figure(self, suffix: str, svg: str | None, caption: str) -> str | None:
+        file = self.figures.add(f"{self.name}-{suffix}", svg, caption)
+        if file:
+            self.section["figures"].append(file)
+        return file
+
+
+def _record_section(theorem: Theorem, verdict: Mapping, point: dict[str, float], origin: str) -> dict:
+    """The section's record part: what the theorem says, and its verdict."""
     record = theorem.to_json()
-    name = slug(theorem.id)
-    point, origin = representative_point(theorem, verdict, options.seed) if curves else ({}, "")
-    section: dict = {
-        "id": theorem.id, "anchor": f"thm-{name}", "title": theorem.title,
+    return {
+        "id": theorem.id, "anchor": f"thm-{slug(theorem.id)}", "title": theorem.title,
         "paper": theorem.source.paper, "statement": theorem.source.statement, "notion": theorem.notion,
         "kind": theorem.kind, "setting": record["setting"], "bound": record["bound"],
         "paper_form": theorem.paper_form, "assumptions": record["assumptions"], "errata": record["errata"],
@@ -203,169 +274,158 @@ def theorem_section(theorem: Theorem, verdict: Mapping, lookup: Callable[[str], 
         "verdict": dict(verdict), "point": point, "point_origin": origin, "figures": [], "gaps": [],
         "beats_baseline": "not compared",
     }
+
+
+def theorem_section(theorem: Theorem, verdict: Mapping, lookup: Callable[[str], Theorem], options: Options,
+                    figures: Figures, curves: bool = True) -> dict:
+    """One theorem's section: record, verdict, representative curves and their figures (``curves=False``:
+    the record and verdict only)."""
+    seen = Seen.of(verdict)
+    point, origin = representative_point(theorem, seen, options.seed) if curves else ({}, "")
+    section = _record_section(theorem, verdict, point, origin)
     if not curves:
         return section
-    if theorem.notion == "utility":
-        section["gaps"].append("utility bound: no privacy curves")
+    if not theorem.notion_record.privacy:
+        section["gaps"].append(f"{theorem.notion} bound: no privacy curves")
         return section
     if not point:
         section["gaps"].append("no admissible parameter point to draw curves at")
         return section
-    tight = (_obligation(verdict, "tightness") or {}).get("data") or {}
-    worst = tight.get("worst") or {}
-    at_worst = origin.startswith("the worst")
-    baseline_id = composition_baseline(theorem)
+    baseline_record = composition_baseline(theorem)
     baseline = None
-    if baseline_id:
+    if baseline_record is not None:
         try:
-            baseline = lookup(baseline_id)
+            baseline = lookup(baseline_record.theorem)
         except KeyError:
-            section["gaps"].append(f"composition baseline {baseline_id} is not in the registry")
+            section["gaps"].append(f"composition baseline {baseline_record.theorem} is not in the registry")
+    drawing = _Drawing(theorem, point, origin, seen, baseline, baseline_record, section, figures, slug(theorem.id),
+                       lookup)
     heavy = _heavy(theorem) and not options.full
-    # epsilon at delta = 1e-5 against T (or E)
     x = _x_variable(theorem)
-    if x and point.get(x) and not heavy and theorem.notion != "fdp":
-        xs = _x_grid(point[x])
-        own = [_eps(theorem, {**point, x: v}) for v in xs]
-        series = [{"label": f"bound ({theorem.id})", "y": own}]
-        base: list[float | None] = []
-        if baseline is not None and baseline.id != theorem.id:
-            bx = x if x in baseline.parameters else ("T" if x == "E" else "E")
-            bparams = _baseline_params(baseline, theorem, point)
-            base = []
-            for v in xs:
-                p = {**bparams, x: v}
-                if bx != x:
-                    p[bx] = v * point.get("l", 1.0) if bx == "T" else v / point.get("l", 1.0)
-                base.append(_eps(baseline, p))
-            series.append({"label": f"composition ({baseline.id})", "y": base})
-            section["beats_baseline"] = beats_summary(x, xs, own, base)
-        elif baseline is not None:
-            section["beats_baseline"] = "is the composition baseline"
-        exact_curve = _exact_curve(theorem, worst, point, x, xs)
-        if exact_curve is not None:
-            series.append({"label": f"exact ({worst.get('family', 'instance')} family)", "y": exact_curve})
-        points = []
-        if at_worst and "exact" in worst:
-            exact_eps = _exact_eps(theorem, worst)
-            if exact_eps is not None:
-                points.append({"label": "exact (worst instance)", "x": point[x], "y": exact_eps, "marker": "x"})
-        audit = (_obligation(verdict, "audit") or {}).get("data") or {}
-        lower = _audit_eps(theorem, audit)
-        if origin.startswith("the instance of the simulation audit") and lower is not None:
-            points.append({"label": f"audited lower bound ({audit.get('confidence', '')} confidence)",
-                           "x": point[x], "y": lower, "marker": "v"})
-        elif audit:
-            section["audit"] = {k: audit.get(k) for k in ("instance", "lower", "bound", "at", "confidence", "runs")}
-        else:
-            section["gaps"].append("no audited lower bound (no simulation audit for this theorem)")
-        section["curve"] = {"x": x, "xs": xs, "series": series, "points": points, "delta": DELTA}
-        file = figures.add(f"{name}-eps", fig.line_plot(f"{theorem.id}: epsilon at delta=1e-5", x, "epsilon",
-                                                          xs, series, points), f"{theorem.id}: epsilon at "
-                           f"delta = 1e-5 against {x} at {origin}")
-        if file:
-            section["figures"].append(file)
-        elif not any(v is not None for v in own):
-            section["gaps"].append(f"the bound cannot be evaluated on the {x} grid at {origin}")
+    if x and point.get(x) and not heavy and not _inverts_a_curve(theorem):
+        _eps_curve(drawing, x)
     elif heavy:
         section["gaps"].append("curves of a numerical-composition bound are drawn in the full profile only")
-    # the RDP curve
-    if theorem.notion == "rdp":
-        _rdp_curve(theorem, point, worst if at_worst else {}, baseline, lookup, section, figures, name, origin)
-    # tradeoff curves
-    if theorem.notion == "gdp":
-        _tradeoff(theorem, point, worst if at_worst else {}, baseline, section, figures, name, origin)
-    if theorem.notion == "fdp" and not heavy:
-        _privacy_curve(theorem, point, section, figures, name, origin)
-    # the signed error map of an approximation
-    approx = (_obligation(verdict, "approximation") or {}).get("data") or {}
-    if approx.get("rows"):
-        file = figures.add(f"{name}-error", fig.error_map(f"{theorem.id}: signed error against exact composition",
-                                                         approx["rows"]),
-                           f"{theorem.id}: signed relative error of the approximation (below 0: under-states)")
-        if file:
-            section["figures"].append(file)
+    own_curve = NOTION_CURVES.get(theorem.notion)
+    if own_curve is not None and not (heavy and _inverts_a_curve(theorem)):
+        own_curve(drawing)
+    _error_map(drawing)
     return section
 
 
-def _exact_curve(theorem: Theorem, worst: Mapping, point: Mapping[str, float], x: str,
+def _eps_curve(d: _Drawing, x: str) -> None:
+    """epsilon at delta = 1e-5 against T (or E): the bound, the composition baseline, the exact value of
+    the worst family, and the marked exact or audited points."""
+    theorem, point, section = d.theorem, d.point, d.section
+    xs = _x_grid(point[x])
+    own = [_eps(theorem, {**point, x: v}) for v in xs]
+    series = [{"label": f"bound ({theorem.id})", "y": own}]
+    if d.baseline is not None and d.baseline.id != theorem.id:
+        base = _baseline_eps(d.baseline, theorem, point, x, xs)
+        series.append({"label": f"composition ({d.baseline.id})", "y": base})
+        section["beats_baseline"] = beats_summary(x, xs, own, base)
+    elif d.baseline is not None:
+        section["beats_baseline"] = "is the composition baseline"
+    worst = d.seen.worst
+    exact_curve = _exact_curve(theorem, worst, point, x, xs)
+    if exact_curve is not None:
+        series.append({"label": f"exact ({worst.family or 'instance'} family)", "y": exact_curve})
+    points = _marked_points(d, x)
+    section["curve"] = {"x": x, "xs": xs, "series": series, "points": points, "delta": DELTA}
+    svg = fig.line_plot(f"{theorem.id}: epsilon at delta=1e-5", x, "epsilon", xs, series, points)
+    file = d.add_figure("eps", svg, f"{theorem.id}: epsilon at delta = 1e-5 against {x} at {d.origin}")
+    if not file and not any(v is not None for v in own):
+        section["gaps"].append(f"the bound cannot be evaluated on the {x} grid at {d.origin}")
+
+
+def _baseline_eps(baseline: Theorem, theorem: Theorem, point: Mapping[str, float], x: str,
+                  xs: list[float]) -> list[float | None]:
+    """The composition baseline's epsilon along ``x`` (its own length variable follows: T = l*E)."""
+    bx = x if x in baseline.parameters else ("T" if x == "E" else "E")
+    bparams = _baseline_params(baseline, theorem, point)
+    out = []
+    for v in xs:
+        p = {**bparams, x: v}
+        if bx != x:
+            p[bx] = v * point.get("l", 1.0) if bx == "T" else v / point.get("l", 1.0)
+        out.append(_eps(baseline, p))
+    return out
+
+
+def _marked_points(d: _Drawing, x: str) -> list[dict]:
+    """The exact value of the worst instance and the audited lower bound, where the curves pass."""
+    record = d.theorem.notion_record
+    points = []
+    worst = d.worst
+    if worst is not None:
+        exact_eps = value_as_eps(record, worst.exact, worst.at)
+        if exact_eps is not None:
+            points.append({"label": "exact (worst instance)", "x": d.point[x], "y": exact_eps, "marker": "x"})
+    audit = d.seen.audit
+    lower = None
+    if audit is not None and not isinstance(audit.lower, list) and audit.at is None:
+        lower = value_as_eps(record, audit.lower, None)
+    if d.origin.startswith("the instance of the simulation audit") and lower is not None:
+        points.append({"label": f"audited lower bound ({audit.to_json()['confidence']} confidence)",
+                       "x": d.point[x], "y": lower, "marker": "v"})
+    elif audit is not None:
+        data = audit.to_json()
+        d.section["audit"] = {k: data[k] for k in ("instance", "lower", "bound", "at", "confidence", "runs")}
+    else:
+        d.section["gaps"].append("no audited lower bound (no simulation audit for this theorem)")
+    return points
+
+
+def _exact_curve(theorem: Theorem, worst: Witness | None, point: Mapping[str, float], x: str,
                  xs: list[float]) -> list[float | None] | None:
     """Exact epsilon at delta = 1e-5 of the tightness check's worst family, built at ``point`` as ``x`` varies
-    (GDP and (eps, delta) theorems), from the engine's exact references.
+    (notions with a one-value eps reading), from the engine's exact references.
 
     A value is kept only when the instance's own constants equal the theorem's parameters at that point (so
-    exact and bound describe the same run); grid-based families only up to 60 steps (their cost)."""
-    if theorem.notion not in ("gdp", "eps_delta"):
+    exact and bound describe the same run); grid-cost families only up to 60 steps (their cost)."""
+    record = theorem.notion_record
+    if not one_value_reading(record) or worst is None or not worst.parameters:
         return None
-    try:
-        from verify.check import references as refs
-        from verify.privacy.gaussian import gdp_eps
-
-        family = refs.families().get(str(worst.get("family", "")))
-    except ImportError:
+    family = FAMILIES.get(worst.family)
+    if family is None:
         return None
-    if family is None or not worst.get("parameters"):
-        return None
-    base = {**worst["parameters"], **point}
-    grid = str(worst.get("family")) in refs.GRID_FAMILIES
-    out: list[float | None] = []
-    for v in xs:
-        point = {**base, x: v}
-        if x == "E" and "l" in base:
-            point["T"] = v * base["l"]
-        elif x == "T" and "l" in base and "E" in base:
-            point["E"] = v / base["l"]
-        if grid and point.get("T", 0) > 60:
-            out.append(None)
-            continue
-        try:
-            instance = refs.build(family, point, theorem)
-            own = instance.params()
-            same = all(p in own and math.isclose(float(own[p]), float(point[p]), rel_tol=1e-9)
-                       for p in theorem.parameters if p != theorem.notion_record.parameter)
-            if not same or refs.why_not_applicable(theorem, instance) is not None:
-                out.append(None)
-                continue
-            profile = instance.profile()
-            if theorem.notion == "gdp":
-                value = float(gdp_eps(refs.effective_mu(profile), DELTA))
-            else:
-                value = float(refs.exact_value(theorem, profile, DELTA))
-            out.append(value if math.isfinite(value) else None)
-        except Exception:  # noqa: BLE001 - outside the family's range: a gap in the curve
-            out.append(None)
+    base = {**worst.parameters, **point}
+    out = [_exact_eps_at(theorem, family, _along(base, x, v)) for v in xs]
     return out if any(v is not None for v in out) else None
 
 
-def _audit_eps(theorem: Theorem, audit: Mapping) -> float | None:
-    """The audited lower bound as epsilon at delta = 1e-5 (GDP: exact conversion of the audited mu)."""
-    lower = audit.get("lower")
-    if not isinstance(lower, (int, float)) or not math.isfinite(lower):
+def _along(base: Mapping[str, float], x: str, v: float) -> dict[str, float]:
+    """``base`` with ``x = v``, its length variables kept consistent (T = l*E)."""
+    point = {**base, x: v}
+    if x == "E" and "l" in base:
+        point["T"] = v * base["l"]
+    elif x == "T" and "l" in base and "E" in base:
+        point["E"] = v / base["l"]
+    return point
+
+
+def _exact_eps_at(theorem: Theorem, family: Family, point: Mapping[str, float]) -> float | None:
+    """The exact epsilon at delta = 1e-5 of ``family``'s instance at ``point`` (None when the instance
+    is not the theorem's run at ``point``, or is out of the family's range)."""
+    record = theorem.notion_record
+    if refs.is_grid(family) and point.get("T", 0) > 60:
         return None
-    if theorem.notion == "gdp":
-        from verify.privacy.gaussian import gdp_eps
-
-        return float(gdp_eps(max(float(lower), 0.0), DELTA))
-    if theorem.notion == "eps_delta" and isinstance(audit.get("at"), (int, float)) and math.isclose(audit["at"], DELTA):
-        return float(lower)
-    return None
-
-
-def _exact_eps(theorem: Theorem, worst: Mapping) -> float | None:
-    exact = worst.get("exact")
-    if not isinstance(exact, (int, float)):
+    try:
+        instance = refs.build(family, point, theorem)
+        own = instance.params()
+        same = all(p in own and math.isclose(float(own[p]), float(point[p]), rel_tol=1e-9)
+                   for p in theorem.parameters if p != record.parameter)
+        if not same or refs.why_not_applicable(theorem, instance) is not None:
+            return None
+        profile = instance.profile()
+        value = float(record.to_eps(lambda at: record.exact(profile, at), DELTA))
+    except Exception:  # noqa: BLE001 - outside the family's range: a gap in the curve
         return None
-    if theorem.notion == "gdp":
-        from verify.privacy.gaussian import gdp_eps
-
-        return float(gdp_eps(float(exact), DELTA))
-    if theorem.notion == "eps_delta" and isinstance(worst.get("delta"), (int, float)) \
-            and math.isclose(worst["delta"], DELTA):
-        return float(exact)
-    return None
+    return value if math.isfinite(value) else None
 
 
-def _rdp_curve(theorem, point, worst, baseline, lookup, section, figures, name, origin) -> None:
+def _rdp_curve(d: _Drawing) -> None:
+    """The RDP curve against alpha, with the RDP form of the composition baseline and the exact point."""
     def curve(t: Theorem, params) -> list[float | None]:
         out = []
         for a in ALPHAS:
@@ -376,71 +436,83 @@ def _rdp_curve(theorem, point, worst, baseline, lookup, section, figures, name, 
                 out.append(None)
         return out
 
-    series = [{"label": f"bound ({theorem.id})", "y": curve(theorem, point)}]
-    rdp_base = {"baselines/noisy-gd/gdp": "baselines/noisy-gd/rdp"}.get(baseline.id if baseline else "")
+    theorem = d.theorem
+    series = [{"label": f"bound ({theorem.id})", "y": curve(theorem, d.point)}]
+    rdp_base = d.baseline_record.rdp if d.baseline is not None and d.baseline_record is not None else None
     if rdp_base and rdp_base != theorem.id:
         try:
-            b = lookup(rdp_base)
-            series.append({"label": f"composition ({b.id})", "y": curve(b, _baseline_params(b, theorem, point))})
+            b = d.lookup(rdp_base)
         except KeyError:
-            pass
+            b = None
+        if b is not None:
+            series.append({"label": f"composition ({b.id})", "y": curve(b, _baseline_params(b, theorem, d.point))})
     points = []
-    if isinstance(worst.get("exact"), (int, float)) and isinstance(worst.get("alpha"), (int, float)):
-        points.append({"label": "exact (worst instance)", "x": float(worst["alpha"]), "y": float(worst["exact"])})
-    section["rdp_curve"] = {"alphas": list(ALPHAS), "series": series, "points": points}
-    file = figures.add(f"{name}-rdp", fig.line_plot(f"{theorem.id}: RDP curve", "Rényi order alpha", "RDP epsilon",
-                                                    ALPHAS, series, points, logy=True),
-                       f"{theorem.id}: RDP epsilon against alpha at {origin}")
-    if file:
-        section["figures"].append(file)
+    worst = d.worst
+    if worst is not None and worst.at is not None and math.isfinite(worst.exact):
+        points.append({"label": "exact (worst instance)", "x": float(worst.at), "y": float(worst.exact)})
+    d.section["rdp_curve"] = {"alphas": list(ALPHAS), "series": series, "points": points}
+    d.add_figure("rdp", fig.line_plot(f"{theorem.id}: RDP curve", "Rényi order alpha", "RDP epsilon", ALPHAS,
+                                      series, points, logy=True),
+                 f"{theorem.id}: RDP epsilon against alpha at {d.origin}")
 
 
-def _tradeoff(theorem, point, worst, baseline, section, figures, name, origin) -> None:
-    from verify.privacy.gaussian import tradeoff_gaussian
-
+def _tradeoff(d: _Drawing) -> None:
+    """Tradeoff curves G_mu of the bound, of the composition baseline and of the worst instance."""
+    theorem = d.theorem
     mus = []
     try:
-        mus.append((f"bound ({theorem.id})", float(theorem.evaluate(**theorem_params(theorem, point)))))
+        mus.append((f"bound ({theorem.id})", float(theorem.evaluate(**theorem_params(theorem, d.point)))))
     except Exception as exc:  # noqa: BLE001
-        section["gaps"].append(f"tradeoff curve: {type(exc).__name__}: {exc}".splitlines()[0][:200])
+        d.section["gaps"].append(f"tradeoff curve: {type(exc).__name__}: {exc}".splitlines()[0][:200])
         return
-    if baseline is not None and baseline.notion == "gdp" and baseline.id != theorem.id:
+    baseline = d.baseline
+    if baseline is not None and baseline.notion == theorem.notion and baseline.id != theorem.id:
         try:
-            mus.append((f"composition ({baseline.id})",
-                        float(baseline.evaluate(**theorem_params(baseline, _baseline_params(baseline, theorem,
-                                                                                            point))))))
+            params = theorem_params(baseline, _baseline_params(baseline, theorem, d.point))
+            mus.append((f"composition ({baseline.id})", float(baseline.evaluate(**params))))
         except Exception:  # noqa: BLE001
             pass
-    if isinstance(worst.get("exact"), (int, float)):
-        mus.append(("exact (worst instance)", float(worst["exact"])))
+    if d.worst is not None:
+        mus.append(("exact (worst instance)", float(d.worst.exact)))
     curves = []
     for label, mu in mus:
         if not math.isfinite(mu):
             continue
         beta = np.asarray(tradeoff_gaussian(ALPHA_GRID, max(mu, 0.0)), dtype=float)
         curves.append({"label": f"{label}: G_{mu:.3g}", "alpha": ALPHA_GRID.tolist(), "beta": beta.tolist()})
-    section["tradeoff_mu"] = {label: mu for label, mu in mus}
-    file = figures.add(f"{name}-tradeoff", fig.tradeoff_plot(f"{theorem.id}: tradeoff curves", curves),
-                       f"{theorem.id}: tradeoff curves at {origin}")
-    if file:
-        section["figures"].append(file)
+    d.section["tradeoff_mu"] = {label: mu for label, mu in mus}
+    d.add_figure("tradeoff", fig.tradeoff_plot(f"{theorem.id}: tradeoff curves", curves),
+                 f"{theorem.id}: tradeoff curves at {d.origin}")
 
 
-def _privacy_curve(theorem, point, section, figures, name, origin) -> None:
+def _privacy_curve(d: _Drawing) -> None:
+    """The bound's delta(eps) curve."""
+    theorem = d.theorem
     eps_grid = [0.0, 0.25, 0.5, 1.0, 2.0, 4.0]
     ys = []
     for e in eps_grid:
         try:
-            ys.append(float(theorem.evaluate(**theorem_params(theorem, point), eps=e)))
+            ys.append(float(theorem.evaluate(**theorem_params(theorem, d.point), eps=e)))
         except Exception:  # noqa: BLE001
             ys.append(None)
-    section["privacy_curve"] = {"eps": eps_grid, "delta": ys}
-    file = figures.add(f"{name}-delta", fig.line_plot(f"{theorem.id}: delta(eps)", "eps", "delta", eps_grid,
-                                                      [{"label": f"bound ({theorem.id})", "y": ys}], logx=False,
-                                                      logy=True),
-                       f"{theorem.id}: delta(eps) at {origin}")
-    if file:
-        section["figures"].append(file)
+    d.section["privacy_curve"] = {"eps": eps_grid, "delta": ys}
+    d.add_figure("delta", fig.line_plot(f"{theorem.id}: delta(eps)", "eps", "delta", eps_grid,
+                                        [{"label": f"bound ({theorem.id})", "y": ys}], logx=False, logy=True),
+                 f"{theorem.id}: delta(eps) at {d.origin}")
+
+
+def _error_map(d: _Drawing) -> None:
+    """The signed error map of an approximation against exact composition."""
+    approx = d.seen.approximation
+    rows = [dataclasses.asdict(r) for r in approx.rows if isinstance(r, ApproximationRow)] if approx else []
+    if rows:
+        d.add_figure("error", fig.error_map(f"{d.theorem.id}: signed error against exact composition", rows),
+                     f"{d.theorem.id}: signed relative error of the approximation (below 0: under-states)")
+
+
+#: the picture of a guarantee in its own notion, by notion name (a notion without one gets the eps
+#: curve only): the RDP curve in alpha, the tradeoff curve G_mu, the delta(eps) curve
+NOTION_CURVES: dict[str, Callable[[_Drawing], None]] = {"rdp": _rdp_curve, "gdp": _tradeoff, "fdp": _privacy_curve}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -499,10 +571,6 @@ def errata_section(records: list[Theorem], verdicts: Mapping[str, Mapping], tabl
 def reproduction(options: Options, figures: Figures, progress: Callable[[], None] | None = None,
                  papers: set[str] | None = None) -> dict:
     """Every printed table (printed vs computed) and every figure parameter set replotted."""
-    try:
-        from theorems.tables import FIGURES, TABLES
-    except ImportError as exc:  # the tables module is part of this feature; report its absence, never crash
-        return {"tables": [], "figures": [], "gap": f"theorems.tables unavailable: {exc}"}
     tables = []
     for table in TABLES:
         if papers is not None and table.paper not in papers:
@@ -529,10 +597,6 @@ def reproduction(options: Options, figures: Figures, progress: Callable[[], None
 
 
 def reproduction_steps(papers: set[str] | None = None) -> int:
-    try:
-        from theorems.tables import FIGURES, TABLES
-    except ImportError:
-        return 0
     return sum(1 for t in (*TABLES, *FIGURES) if papers is None or t.paper in papers)
 
 
@@ -540,13 +604,14 @@ def summary_rows(sections: list[dict]) -> list[dict]:
     rows = []
     for s in sections:
         v = s["verdict"]
-        tight = (_obligation(v, "tightness") or {}).get("data") or {}
-        ratio = tight.get("max_ratio", v.get("max_ratio"))
+        tight = Seen.of(v).tightness
+        ratio = tight.max_ratio if tight is not None else v.get("max_ratio")
         rows.append({"id": s["id"], "anchor": s["anchor"], "paper": s["paper"], "notion": s["notion"],
                      "kind": s["kind"], "verdict": v.get("verdict", "missing"), "expected": v.get("expected"),
                      "printed_of": s["printed_of"],
                      "worst_ratio": ratio if isinstance(ratio, (int, float)) and math.isfinite(ratio) else None,
-                     "median_ratio": tight.get("median_ratio"), "beats_baseline": s["beats_baseline"]})
+                     "median_ratio": None if tight is None else tight.median_ratio,
+                     "beats_baseline": s["beats_baseline"]})
     return rows
 
 

@@ -11,7 +11,13 @@ import html
 import json
 import math
 import re
-from typing import Mapping
+from typing import Callable, Mapping
+
+import matplotlib
+import matplotlib.pyplot as plt
+
+from verify.report.build import slug
+from verify.report.figures import RC, to_svg
 
 VERDICT_MARK = {"verified": "✅", "violated": "❌", "approximate": "≈", "inconclusive": "❔", "missing": "—"}
 
@@ -60,8 +66,15 @@ def _md_escape(text: str) -> str:
 
 
 def markdown(report: Mapping) -> str:
+    """The report as Markdown: header, summary, one section per theorem, errata, reproduction, gaps."""
     out: list[str] = []
-    w = out.append
+    for part in (_md_header, _md_summary, _md_theorems, _md_errata, _md_reproduction, _md_gaps):
+        part(report, out.append)
+    return "\n".join(out)
+
+
+def _md_header(report: Mapping, w: Callable[[str], None]) -> None:
+    """Title and what the run was."""
     meta = report["meta"]
     w("# Tightness report")
     w("")
@@ -71,6 +84,10 @@ def markdown(report: Mapping) -> str:
     w("")
     w("Also as [HTML](report.html) (self-contained) and [JSON](report.json).")
     w("")
+
+
+def _md_summary(report: Mapping, w: Callable[[str], None]) -> None:
+    """One line per theorem: verdict, worst ratio, where it beats composition."""
     w("## Summary")
     w("")
     w("| theorem | paper | notion | verdict | worst exact/bound | beats the composition baseline |")
@@ -81,68 +98,81 @@ def markdown(report: Mapping) -> str:
             verdict += " (as printed)"
         w(f"| [{r['id']}](#{r['anchor']}) | {r['paper']} | {r['notion']} ({r['kind']}) | {verdict} | "
           f"{fmt(r['worst_ratio'])} | {_md_escape(r['beats_baseline'])} |")
+
+
+def _md_theorems(report: Mapping, w: Callable[[str], None]) -> None:
+    """A section per theorem."""
     w("")
     w("## Theorems")
     for s in report["theorems"]:
+        _md_theorem(s, report, w)
+
+
+def _md_theorem(s: Mapping, report: Mapping, w: Callable[[str], None]) -> None:
+    """One theorem: record, bound, assumptions, verdict and obligations, curves, errata, gaps."""
+    w("")
+    w(f'<a id="{s["anchor"]}"></a>')
+    w("")
+    w(f"### {s['id']}: {_md_escape(s['title'])}")
+    w("")
+    w(f"*{s['paper']}, {s['statement']}*; notion `{s['notion']}`, kind `{s['kind']}`; setting "
+      + ", ".join(f"{k}={v}" for k, v in s["setting"].items()) + ".")
+    if s["printed_of"]:
+        w(f"As printed in the paper; the corrected record is {_md_ref(s['printed_of'], report)}.")
+    w("")
+    w("Bound (canonical vocabulary):")
+    w("")
+    w(f"$$ {s['bound']['latex']} $$")
+    w("")
+    w(f"`{s['bound']['text']}`")
+    if s["paper_form"]:
         w("")
-        w(f'<a id="{s["anchor"]}"></a>')
+        w("Paper's form:")
         w("")
-        w(f"### {s['id']}: {_md_escape(s['title'])}")
+        w(f"$$ {s['paper_form']} $$")
+    if s["assumptions"]:
         w("")
-        w(f"*{s['paper']}, {s['statement']}*; notion `{s['notion']}`, kind `{s['kind']}`; setting "
-          + ", ".join(f"{k}={v}" for k, v in s["setting"].items()) + ".")
-        if s["printed_of"]:
-            w(f"As printed in the paper; the corrected record is {_md_ref(s['printed_of'], report)}.")
+        w("Assumptions:")
         w("")
-        w("Bound (canonical vocabulary):")
+        for a in s["assumptions"]:
+            w(f"- {_md_escape(a['text'])} (`{a['relation']}`)")
+    v = s["verdict"]
+    w("")
+    w(f"**Verdict: {v.get('verdict', 'missing')}** — {_md_escape(v.get('reason', ''))}")
+    if v.get("obligations"):
         w("")
-        w(f"$$ {s['bound']['latex']} $$")
+        w("| obligation | status | detail |")
+        w("|---|---|---|")
+        for o in v["obligations"]:
+            w(f"| {o['name']} | {o['status']} | {_md_escape(o['detail'])} |")
+    if v.get("counterexample"):
         w("")
-        w(f"`{s['bound']['text']}`")
-        if s["paper_form"]:
-            w("")
-            w("Paper's form:")
-            w("")
-            w(f"$$ {s['paper_form']} $$")
-        if s["assumptions"]:
-            w("")
-            w("Assumptions:")
-            w("")
-            for a in s["assumptions"]:
-                w(f"- {_md_escape(a['text'])} (`{a['relation']}`)")
-        v = s["verdict"]
+        w("Counterexample:")
         w("")
-        w(f"**Verdict: {v.get('verdict', 'missing')}** — {_md_escape(v.get('reason', ''))}")
-        if v.get("obligations"):
-            w("")
-            w("| obligation | status | detail |")
-            w("|---|---|---|")
-            for o in v["obligations"]:
-                w(f"| {o['name']} | {o['status']} | {_md_escape(o['detail'])} |")
-        if v.get("counterexample"):
-            w("")
-            w("Counterexample:")
-            w("")
-            w("```json")
-            w(json.dumps(v["counterexample"], indent=1, sort_keys=True))
-            w("```")
+        w("```json")
+        w(json.dumps(v["counterexample"], indent=1, sort_keys=True))
+        w("```")
+    w("")
+    w(f"Where it beats the composition baseline: {s['beats_baseline']}. Curves drawn at "
+      f"{s['point_origin'] or 'no point'}: `" + ", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items()) + "`.")
+    if s.get("audit"):
+        a = s["audit"]
         w("")
-        w(f"Where it beats the composition baseline: {s['beats_baseline']}. Curves drawn at "
-          f"{s['point_origin'] or 'no point'}: `" + ", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items()) + "`.")
-        if s.get("audit"):
-            a = s["audit"]
-            w("")
-            w(f"Simulation audit on {a['instance']}: audited lower {fmt(a['lower'])} vs bound {fmt(a['bound'])} "
-              f"({a['runs']} runs, confidence {a['confidence']}).")
-        for f in s["figures"]:
-            w("")
-            w(f"![{report['figures_index'][f]}]({f})")
-        for e in s["errata"]:
-            w("")
-            w(f"> Erratum: {_md_escape(e['text'])}")
-        for g in s["gaps"]:
-            w("")
-            w(f"- gap: {_md_escape(g)}")
+        w(f"Simulation audit on {a['instance']}: audited lower {fmt(a['lower'])} vs bound {fmt(a['bound'])} "
+          f"({a['runs']} runs, confidence {a['confidence']}).")
+    for f in s["figures"]:
+        w("")
+        w(f"![{report['figures_index'][f]}]({f})")
+    for e in s["errata"]:
+        w("")
+        w(f"> Erratum: {_md_escape(e['text'])}")
+    for g in s["gaps"]:
+        w("")
+        w(f"- gap: {_md_escape(g)}")
+
+
+def _md_errata(report: Mapping, w: Callable[[str], None]) -> None:
+    """Every erratum with its evidence."""
     w("")
     w("## Errata")
     w("")
@@ -153,6 +183,10 @@ def markdown(report: Mapping) -> str:
         w(f"- **{title}**: {_md_escape(e['text'])}")
         for ev in e["evidence"]:
             w(f"  - {ev['kind']}: {_md_escape(_evidence_text(ev))}")
+
+
+def _md_reproduction(report: Mapping, w: Callable[[str], None]) -> None:
+    """The papers' tables (printed against computed) and replotted figures."""
     w("")
     w("## Reproduction of the papers' tables and figures")
     repro = report["reproduction"]
@@ -189,13 +223,16 @@ def markdown(report: Mapping) -> str:
         for s in f["series"]:
             if s["gap"]:
                 w(f"- gap in {s['label']}: {_md_escape(s['gap'])}")
+
+
+def _md_gaps(report: Mapping, w: Callable[[str], None]) -> None:
+    """What the report could not show."""
     w("")
     w("## Gaps")
     w("")
     for g in report["gaps"] or ["none"]:
         w(f"- {_md_escape(g)}")
     w("")
-    return "\n".join(out)
 
 
 def _computed_by(table: Mapping) -> str:
@@ -226,8 +263,6 @@ def _html_ref(theorem_id: str, report: Mapping) -> str:
 
 
 def _anchor(theorem_id: str) -> str:
-    from verify.report.build import slug
-
     return "thm-" + slug(theorem_id)
 
 
@@ -267,9 +302,20 @@ def _e(text) -> str:
 
 def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str]) -> str:
     """The report as one self-contained HTML page (figures and formulas inline as SVG)."""
-    meta = report["meta"]
     out: list[str] = []
-    w = out.append
+    _html_header(report, out.append)
+    _html_summary(report, out.append)
+    _html_theorems(report, figure_svgs, formulas, out.append)
+    _html_errata(report, out.append)
+    _html_reproduction_tables(report, out.append)
+    _html_reproduction_figures(report, figure_svgs, out.append)
+    _html_gaps(report, out.append)
+    return "\n".join(out) + "\n"
+
+
+def _html_header(report: Mapping, w: Callable[[str], None]) -> None:
+    """The document head, title and what the run was."""
+    meta = report["meta"]
     w("<!DOCTYPE html>")
     w('<html lang="en"><head><meta charset="utf-8">')
     w('<meta name="viewport" content="width=device-width, initial-scale=1">')
@@ -282,6 +328,10 @@ def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping
       + ", ".join(f'<span class="{_e(k)}">{_e(k)} {n}</span>' for k, n in sorted(meta["counts"].items())) + ".</p>")
     w('<nav><a href="#summary">Summary</a> · <a href="#theorems">Theorems</a> · <a href="#errata">Errata</a> · '
       '<a href="#reproduction">Reproduction</a> · <a href="#gaps">Gaps</a></nav>')
+
+
+def _html_summary(report: Mapping, w: Callable[[str], None]) -> None:
+    """One row per theorem."""
     w('<h2 id="summary">Summary</h2>')
     w("<table><tr><th>theorem</th><th>paper</th><th>notion</th><th>verdict</th><th>worst exact/bound</th>"
       "<th>beats the composition baseline</th></tr>")
@@ -291,54 +341,69 @@ def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping
           f'<td>{_e(r["notion"])} ({_e(r["kind"])})</td><td class="{_e(r["verdict"])}">{_e(r["verdict"])}{printed}</td>'
           f'<td>{_e(fmt(r["worst_ratio"]))}</td><td>{_e(r["beats_baseline"])}</td></tr>')
     w("</table>")
+
+
+def _html_theorems(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str],
+                   w: Callable[[str], None]) -> None:
+    """A section per theorem."""
     w('<h2 id="theorems">Theorems</h2>')
     for s in report["theorems"]:
-        w(f'<section class="theorem" id="{_e(s["anchor"])}" data-theorem="{_e(s["id"])}">')
-        w(f"<h3>{_e(s['id'])}: {_e(s['title'])}</h3>")
-        w(f"<p><em>{_e(s['paper'])}, {_e(s['statement'])}</em>; notion <code>{_e(s['notion'])}</code>, kind "
-          f"<code>{_e(s['kind'])}</code>; setting "
-          + ", ".join(f"{_e(k)}={_e(v)}" for k, v in s["setting"].items()) + ".</p>")
-        if s["printed_of"]:
-            w(f"<p>As printed in the paper; corrected record: {_html_ref(s['printed_of'], report)}.</p>")
-        w("<p>Bound (canonical vocabulary):</p>")
-        w(_formula(formulas.get(f"{s['id']}#bound"), s["bound"]["latex"], s["anchor"] + "-bound"))
-        w(f"<p><code>{_e(s['bound']['text'])}</code></p>")
-        if s["paper_form"]:
-            w("<p>Paper's form:</p>")
-            w(_formula(formulas.get(f"{s['id']}#paper"), s["paper_form"], s["anchor"] + "-paper"))
-        if s["assumptions"]:
-            w("<p>Assumptions:</p><ul>")
-            for a in s["assumptions"]:
-                w(f"<li>{_e(a['text'])} (<code>{_e(a['relation'])}</code>)</li>")
-            w("</ul>")
-        v = s["verdict"]
-        verdict = v.get("verdict", "missing")
-        w(f'<p><strong>Verdict: <span class="{_e(verdict)}">{_e(verdict)}</span></strong> — {_e(v.get("reason", ""))}'
-          "</p>")
-        if v.get("obligations"):
-            w("<table><tr><th>obligation</th><th>status</th><th>detail</th></tr>")
-            for o in v["obligations"]:
-                cls = {"passed": "verified", "failed": "violated"}.get(o["status"], o["status"])
-                w(f'<tr><td>{_e(o["name"])}</td><td class="{_e(cls)}">{_e(o["status"])}</td>'
-                  f'<td>{_e(o["detail"])}</td></tr>')
-            w("</table>")
-        if v.get("counterexample"):
-            w("<p>Counterexample:</p><pre>" + _e(json.dumps(v["counterexample"], indent=1, sort_keys=True))
-              + "</pre>")
-        w(f"<p>Where it beats the composition baseline: {_e(s['beats_baseline'])}. Curves drawn at "
-          f"{_e(s['point_origin'] or 'no point')}: <code>"
-          + _e(", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items())) + "</code>.</p>")
-        if s.get("audit"):
-            a = s["audit"]
-            w(f"<p>Simulation audit on {_e(a['instance'])}: audited lower {_e(fmt(a['lower']))} vs bound "
-              f"{_e(fmt(a['bound']))} ({_e(a['runs'])} runs, confidence {_e(a['confidence'])}).</p>")
-        for f in s["figures"]:
-            w(_figure(figure_svgs[f], report["figures_index"][f], f))
-        for e in s["errata"]:
-            w(f"<p><strong>Erratum:</strong> {_e(e['text'])}</p>")
-        if s["gaps"]:
-            w("<ul>" + "".join(f'<li class="gap">gap: {_e(g)}</li>' for g in s["gaps"]) + "</ul>")
-        w("</section>")
+        _html_theorem(s, report, figure_svgs, formulas, w)
+
+
+def _html_theorem(s: Mapping, report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str],
+                  w: Callable[[str], None]) -> None:
+    """One theorem: record, bound, assumptions, verdict and obligations, curves, errata, gaps."""
+    w(f'<section class="theorem" id="{_e(s["anchor"])}" data-theorem="{_e(s["id"])}">')
+    w(f"<h3>{_e(s['id'])}: {_e(s['title'])}</h3>")
+    w(f"<p><em>{_e(s['paper'])}, {_e(s['statement'])}</em>; notion <code>{_e(s['notion'])}</code>, kind "
+      f"<code>{_e(s['kind'])}</code>; setting "
+      + ", ".join(f"{_e(k)}={_e(v)}" for k, v in s["setting"].items()) + ".</p>")
+    if s["printed_of"]:
+        w(f"<p>As printed in the paper; corrected record: {_html_ref(s['printed_of'], report)}.</p>")
+    w("<p>Bound (canonical vocabulary):</p>")
+    w(_formula(formulas.get(f"{s['id']}#bound"), s["bound"]["latex"], s["anchor"] + "-bound"))
+    w(f"<p><code>{_e(s['bound']['text'])}</code></p>")
+    if s["paper_form"]:
+        w("<p>Paper's form:</p>")
+        w(_formula(formulas.get(f"{s['id']}#paper"), s["paper_form"], s["anchor"] + "-paper"))
+    if s["assumptions"]:
+        w("<p>Assumptions:</p><ul>")
+        for a in s["assumptions"]:
+            w(f"<li>{_e(a['text'])} (<code>{_e(a['relation'])}</code>)</li>")
+        w("</ul>")
+    v = s["verdict"]
+    verdict = v.get("verdict", "missing")
+    w(f'<p><strong>Verdict: <span class="{_e(verdict)}">{_e(verdict)}</span></strong> — {_e(v.get("reason", ""))}'
+      "</p>")
+    if v.get("obligations"):
+        w("<table><tr><th>obligation</th><th>status</th><th>detail</th></tr>")
+        for o in v["obligations"]:
+            cls = {"passed": "verified", "failed": "violated"}.get(o["status"], o["status"])
+            w(f'<tr><td>{_e(o["name"])}</td><td class="{_e(cls)}">{_e(o["status"])}</td>'
+              f'<td>{_e(o["detail"])}</td></tr>')
+        w("</table>")
+    if v.get("counterexample"):
+        w("<p>Counterexample:</p><pre>" + _e(json.dumps(v["counterexample"], indent=1, sort_keys=True))
+          + "</pre>")
+    w(f"<p>Where it beats the composition baseline: {_e(s['beats_baseline'])}. Curves drawn at "
+      f"{_e(s['point_origin'] or 'no point')}: <code>"
+      + _e(", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items())) + "</code>.</p>")
+    if s.get("audit"):
+        a = s["audit"]
+        w(f"<p>Simulation audit on {_e(a['instance'])}: audited lower {_e(fmt(a['lower']))} vs bound "
+          f"{_e(fmt(a['bound']))} ({_e(a['runs'])} runs, confidence {_e(a['confidence'])}).</p>")
+    for f in s["figures"]:
+        w(_figure(figure_svgs[f], report["figures_index"][f], f))
+    for e in s["errata"]:
+        w(f"<p><strong>Erratum:</strong> {_e(e['text'])}</p>")
+    if s["gaps"]:
+        w("<ul>" + "".join(f'<li class="gap">gap: {_e(g)}</li>' for g in s["gaps"]) + "</ul>")
+    w("</section>")
+
+
+def _html_errata(report: Mapping, w: Callable[[str], None]) -> None:
+    """Every erratum with its evidence."""
     w('<h2 id="errata">Errata</h2>')
     if not report["errata"]:
         w("<p>No erratum among the selected theorems.</p>")
@@ -348,6 +413,10 @@ def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping
         items = "".join(f"<li><em>{_e(ev['kind'])}</em>: {_e(_evidence_text(ev))}</li>" for ev in e["evidence"])
         w(f"<li><strong>{title}</strong>: {_e(e['text'])}<ul>{items}</ul></li>")
     w("</ul>")
+
+
+def _html_reproduction_tables(report: Mapping, w: Callable[[str], None]) -> None:
+    """The papers' tables, printed against computed."""
     w('<h2 id="reproduction">Reproduction of the papers\' tables and figures</h2>')
     repro = report["reproduction"]
     if repro.get("gap"):
@@ -370,6 +439,11 @@ def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping
         w("</table>")
         if any(c["theorem"] for c in t["columns"]):
             w("<p><small>Computed by: " + _e(_computed_by(t)) + "</small></p>")
+
+
+def _html_reproduction_figures(report: Mapping, figure_svgs: Mapping[str, str], w: Callable[[str], None]) -> None:
+    """The papers' figures, replotted."""
+    repro = report["reproduction"]
     for f in repro["figures"]:
         w(f"<h3>{_e(f['paper'])} {_e(f['label'])} (replotted)</h3>")
         if f.get("figure"):
@@ -380,11 +454,15 @@ def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping
         if gaps:
             w("<ul>" + "".join(f'<li class="gap">gap in {_e(s["label"])}: {_e(s["gap"])}</li>' for s in gaps)
               + "</ul>")
+
+
+def _html_gaps(report: Mapping, w: Callable[[str], None]) -> None:
+    """What the report could not show, and the end of the document."""
     w('<h2 id="gaps">Gaps</h2><ul>')
     for g in report["gaps"] or ["none"]:
         w(f"<li>{_e(g)}</li>")
     w("</ul></body></html>")
-    return "\n".join(out) + "\n"
+
 
 
 def scoped_svg(svg: str, prefix: str) -> str:
@@ -411,11 +489,6 @@ def formula_svg(latex: str) -> str | None:
     """A LaTeX formula rendered with matplotlib's mathtext as inline SVG; ``None`` when mathtext cannot."""
     if not latex or len(latex) > 600:
         return None
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    from verify.report.figures import RC, to_svg
-
     text = latex.replace(r"\operatorname", r"\mathrm").replace(r"\left", "").replace(r"\right", "")
     with matplotlib.rc_context(RC):
         fig = plt.figure(figsize=(0.01, 0.01))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 from typing import Callable, Mapping
 
-
+import theorems
+from verify import validate
 from verify.check.notions import eps_at_delta
+from verify.errors import InputError
 from verify.theorem import Theorem
 
 #: relative slack on top of the printed rounding (printed values are themselves rounded inputs, e.g. sigma~)
@@ -21,8 +23,6 @@ CROSSING_LIMIT = 10**7
 
 
 def _lookup_default(theorem_id: str) -> Theorem:
-    import theorems
-
     return theorems.get(theorem_id)
 
 
@@ -36,25 +36,26 @@ def convert(theorem: Theorem, params: Mapping[str, float], conversion: str, delt
     """The value of ``theorem`` at ``params`` under a table conversion (``value`` or ``eps_at_delta``).
 
     ``value`` is :meth:`Theorem.evaluate` (the notion parameter, e.g. ``alpha``, taken from ``params``);
-    ``eps_at_delta`` is :func:`verify.check.notions.eps_at_delta`.  Raises ``ValueError`` naming what is wrong.
+    ``eps_at_delta`` is :func:`verify.check.notions.eps_at_delta`.  Raises ``InputError`` naming what is wrong.
     """
     if conversion == "value":
         own = theorem_params(theorem, params)
         extra = theorem.notion_record.parameter
         if extra:
             if extra not in params:
-                raise ValueError(f"{theorem.id}: the table gives no {extra}")
+                raise InputError(f"{theorem.id}: the table gives no {extra}", extra)
             own[extra] = float(params[extra])
         return float(theorem.evaluate(**own))
     if conversion == "eps_at_delta":
-        if delta is None or not 0 < delta < 1:
-            raise ValueError(f"delta must lie in (0, 1), got {delta!r}")
+        if delta is None:
+            raise InputError("eps_at_delta needs a delta", "delta")
+        delta = validate.probability("delta", delta, open_hi=True)
         own = theorem_params(theorem, params)
         missing = [p for p in theorem.parameters if p not in own and p != theorem.notion_record.parameter]
         if missing:
-            raise ValueError(f"{theorem.id}: missing parameter(s) {', '.join(missing)}")
+            raise InputError(f"{theorem.id}: missing parameter(s) {', '.join(missing)}", missing[0])
         return float(eps_at_delta(theorem, own, delta))
-    raise ValueError(f"conversion must be 'value' or 'eps_at_delta', got {conversion!r}")
+    raise InputError(f"conversion must be 'value' or 'eps_at_delta', got {conversion!r}", "conversion")
 
 
 def crossing(theorem: Theorem, against: Theorem, params: Mapping[str, float], var: str) -> int:
@@ -73,7 +74,7 @@ def crossing(theorem: Theorem, against: Theorem, params: Mapping[str, float], va
     while not reaches(hi):
         hi *= 2
         if hi > CROSSING_LIMIT:
-            raise ValueError(f"{against.id} does not reach {target:.4g} for {var} <= {CROSSING_LIMIT}")
+            raise InputError(f"{against.id} does not reach {target:.4g} for {var} <= {CROSSING_LIMIT}", var)
     lo = hi // 2  # reaches(lo) is False (or lo == 0)
     while hi - lo > 1:
         mid = (lo + hi) // 2
