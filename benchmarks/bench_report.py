@@ -64,7 +64,7 @@ def main() -> None:
 def split(args) -> None:
     """Per theorem: seconds in the cross-check engine vs seconds drawing the section (one process)."""
     import theorems
-    from verify.check.command import select
+    from verify.check.suite import select
     from verify.check.engine import check_theorem, profile
     from verify.report import build
 

@@ -10,7 +10,7 @@ import argparse
 import time
 
 import theorems
-from verify.check.engine import check_registered
+from verify.check.parallel import check_registered
 
 
 def main() -> None:
@@ -22,7 +22,7 @@ def main() -> None:
     t0 = time.perf_counter()
     verdicts = check_registered(ids, args.profile, seed=0, workers=args.workers)
     wall = time.perf_counter() - t0
-    examples = sum(o.data.get("examples", 0) for v in verdicts for o in v.obligations if o.name == "soundness")
+    examples = sum(o.data.examples for v in verdicts for o in v.obligations if o.name == "soundness" and o.data)
     counts: dict[str, int] = {}
     for v in verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import verify
-from verify.cli import main
+from verify.commands import main
 
 
 def run(*args):
@@ -69,11 +69,16 @@ def test_eval_matches_hand_formula(capsys):
      "assumption violated"),
     (["frobnicate"], "invalid choice"),
 ])
-def test_bad_input_exits_2_with_one_line(args, message):
-    result = run(*args)
-    assert result.returncode == 2, result.stdout + result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and message in lines[0], result.stderr
+def test_bad_input_exits_2_with_one_line(args, message, capsys):
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and message in lines[0], err
+
+
+def test_the_module_runs_as_the_command():
+    result = run("show", "nope/thm1")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "unknown theorem id" in result.stderr
 
 
 def test_eval_outside_assumptions_is_allowed_and_said(capsys):

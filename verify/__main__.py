@@ -1,3 +1,3 @@
-from verify.cli import main
+from verify.commands import main
 
 raise SystemExit(main())

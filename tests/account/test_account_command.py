@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from verify.cli import main
+from verify.commands import main
 
 MNIST_FLAGS = ["--n", "60000", "--b", "1500", "--batches", "cyclic", "--epochs", "50", "--eta", "0.05",
                "--Delta", "10", "--m", "0.002", "--M", "32.002"]
@@ -39,7 +39,7 @@ def test_table_1_json(capsys, verdict_file):
     assert payload["composition"]["id"] == "bok2024/thm4.4"
     assert payload["verdict_source"].startswith("verdicts from")
     reasons = {r["id"]: r["reason"] for r in payload["not_applicable"]}
-    assert reasons["bok2024/thm4.2"] == "needs full batches (run: cyclic)"
+    assert reasons["bok2024/thm4.2"] == "setting: batches cyclic is not full"
 
 
 def test_table_1_text_from_toml(tmp_path, capsys, verdict_file):

@@ -4,7 +4,7 @@ verdict fails the run (exit 1)."""
 import json
 from pathlib import Path
 
-from verify.cli import main
+from verify.commands import main
 
 BASELINE = Path(__file__).resolve().parents[2] / "reports" / "baseline.json"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.check.command import load_user_theorems
+from verify.check.suite import load_user_theorems
 from verify.testing import check
 
 HERE = Path(__file__).parent
@@ -30,7 +30,7 @@ def test_wrong_theorem_is_violated(path):
     assert failed
     soundness = [o for o in failed if o.name in ("soundness", "exactness")]
     for o in soundness:  # a soundness failure carries a replayable counterexample
-        assert o.counterexample["exact"] > o.counterexample["bound"]
+        assert o.counterexample.exact > o.counterexample.bound
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=lambda p: p.stem)
@@ -39,7 +39,7 @@ def test_correct_theorem_is_verified(path):
     verdict = check(theorem, max_examples=25, seed=1)
     assert verdict.verdict == "verified", verdict.reason
     sound = next(o for o in verdict.obligations if o.name == "soundness")
-    assert sound.data["examples"] > 0
+    assert sound.data.examples > 0
 
 
 def _cli(*args):

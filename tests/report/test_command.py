@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 
 import theorems
-from verify.check.command import select
-from verify.cli import main
+from verify.check.suite import select
+from verify.commands import main
+from verify.report import generate
+from verify.report.generate import MARKER
 
 RICH = "bok2024/tables10-12"  # a theorem, its "as printed" variant (an erratum), and the Bok et al. tables
+RICH_ONLY = RICH + "*"
 CHEAP = "baselines/gaussian-mechanism/gdp"
 
 
@@ -27,7 +30,7 @@ def _report(out: Path, only: str, seed: int = 0) -> Path:
 
 @pytest.fixture(scope="module")
 def rich(tmp_path_factory) -> Path:
-    return _report(tmp_path_factory.mktemp("rich") / "out", RICH)
+    return _report(tmp_path_factory.mktemp("rich") / "out", RICH_ONLY)
 
 
 class _Page(HTMLParser):
@@ -79,7 +82,7 @@ def _parse(path: Path) -> _Page:
 
 def test_html_has_every_selected_theorem_every_figure_inline_and_no_external_url(rich):
     page = _parse(rich / "report.html")
-    expected = {t.id for t in select(theorems.all(), RICH)}
+    expected = {t.id for t in select(theorems.all(), RICH_ONLY)}
     assert expected == {RICH, RICH + "/as-printed"}
     assert page.sections == expected
     files = sorted(p.name for p in (rich / "figures").glob("*.svg"))
@@ -131,13 +134,37 @@ def test_same_seed_gives_byte_identical_json(tmp_path):
         assert svg.read_bytes() == (two / "figures" / svg.name).read_bytes()
 
 
-def test_rerun_replaces_the_previous_report(tmp_path):
+def test_rerun_replaces_the_previous_report_and_nothing_else(tmp_path):
+    out = tmp_path / "out"
+    _report(out, CHEAP)
+    assert (out / MARKER).is_file()
+    (out / "notes.txt").write_text("mine")  # a user's file beside a previous report survives a rerun
+    stale = out / "figures" / "gone.svg"
+    listed = json.loads((out / MARKER).read_text())
+    listed["files"].append("figures/gone.svg")  # a figure the previous report had and this one has not
+    (out / MARKER).write_text(json.dumps(listed))
+    stale.write_text("<svg/>")
+    _report(out, CHEAP, seed=1)
+    assert (out / "notes.txt").read_text() == "mine"
+    assert not stale.exists() and json.loads((out / "report.json").read_text())["meta"]["seed"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary directory left
+
+
+def test_a_folder_that_is_not_a_report_is_refused_and_left_alone(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
-    (out / "stale.txt").write_text("old")
+    (out / "thesis.tex").write_text("years of work")
+    err = _bad(["report", "--out", str(out), "--only", CHEAP], capsys)
+    assert "--out" in err and "thesis.tex" in err
+    assert sorted(p.name for p in out.iterdir()) == ["thesis.tex"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_an_empty_folder_is_used(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
     _report(out, CHEAP)
-    assert not (out / "stale.txt").exists() and (out / "report.json").is_file()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary directory left
+    assert (out / "report.json").is_file() and (out / MARKER).is_file()
 
 
 def _bad(argv, capsys) -> str:
@@ -207,7 +234,7 @@ def test_headless_chromium_screenshot_is_not_blank(rich, tmp_path):
 
 
 def test_a_failing_piece_becomes_a_gap_not_a_crash(monkeypatch):
-    from verify.report import build, command
+    from verify.report import build
 
     original = build.theorem_section
 
@@ -217,7 +244,7 @@ def test_a_failing_piece_becomes_a_gap_not_a_crash(monkeypatch):
         return original(*args, curves=curves, **kwargs)
 
     monkeypatch.setattr(build, "theorem_section", broken)
-    verdict, section, svgs, captions, formulas = command.theorem_job(CHEAP, "quick", 0)
+    verdict, section, svgs, captions, formulas = generate.theorem_job(CHEAP, "quick", 0)
     assert section["id"] == CHEAP and svgs == {}
     assert any("figure backend exploded" in g for g in section["gaps"])
     assert verdict.id == CHEAP

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from verify.cli import main
+from verify.commands import main
 
 
 def _run(capsys, *argv):
@@ -58,3 +58,40 @@ def test_bad_input_exits_2_with_one_line_and_nothing_written(capsys, argv, match
     assert code == 2
     assert out == ""
     assert match in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# the cost estimate behind the refusals of huge audits (verify.simulate.engine.check_resources)
+# ---------------------------------------------------------------------------------------------------
+
+
+def test_the_memory_estimate_bounds_what_a_simulation_allocates():
+    import tracemalloc
+
+    from verify.simulate.api import resolve
+    from verify.simulate.engine import estimate_cost, simulate
+
+    sim = resolve("huber_box", {"d": 20, "n": 30, "b": 30, "T": 3})
+    tracemalloc.start()  # numpy reports its allocations to tracemalloc
+    try:
+        simulate(sim, 20000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    estimate = estimate_cost(sim, 20000).memory
+    assert peak <= estimate <= 3 * peak  # an upper estimate, and not a wild one
+
+
+def test_a_simulation_beyond_the_machine_is_refused_before_it_starts():
+    import time
+
+    from verify.errors import InputError
+    from verify.simulate.api import resolve
+    from verify.simulate.engine import machine_memory, simulate
+
+    sim = resolve("logistic_ball", {"T": 5})
+    runs = int(machine_memory() // (8 * sim.d)) + 1  # the kept iterates alone exceed the memory
+    start = time.monotonic()
+    with pytest.raises(InputError) as info:
+        simulate(sim, runs)
+    assert info.value.parameter == "runs" and time.monotonic() - start < 1.0

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from verify.errors import InputError
 BACKENDS: tuple[str, ...] = ("numpy", "torch", "cupy")
 
 
@@ -116,12 +117,12 @@ def get_backend(name: str = "numpy", device: str | None = None) -> Backend:
     or a device that does not exist (``cuda`` without a GPU, ``cuda:3`` on a one-GPU machine).
     """
     if name not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+        raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}")
     if name != "numpy" and importlib.util.find_spec(name) is None:
-        raise ValueError(f"backend {name!r} is not installed (available: {', '.join(available_backends())})")
+        raise InputError(f"backend {name!r} is not installed (available: {', '.join(available_backends())})")
     if name == "numpy":
         if device not in (None, "cpu"):
-            raise ValueError(f"device {device!r} does not exist for backend numpy (only 'cpu')")
+            raise InputError(f"device {device!r} does not exist for backend numpy (only 'cpu')")
         from array_api_compat import numpy as xp
 
         return Backend("numpy", "cpu", xp, np.float64)
@@ -133,25 +134,25 @@ def get_backend(name: str = "numpy", device: str | None = None) -> Backend:
         try:
             dev = torch.device(device)
         except (RuntimeError, TypeError):
-            raise ValueError(f"device {device!r} is not a torch device") from None
+            raise InputError(f"device {device!r} is not a torch device") from None
         if dev.type == "cuda":
             if not torch.cuda.is_available():
-                raise ValueError(f"device {device!r} does not exist: no CUDA GPU is available")
+                raise InputError(f"device {device!r} does not exist: no CUDA GPU is available")
             if dev.index is not None and dev.index >= torch.cuda.device_count():
-                raise ValueError(f"device {device!r} does not exist: {torch.cuda.device_count()} CUDA GPU(s)")
+                raise InputError(f"device {device!r} does not exist: {torch.cuda.device_count()} CUDA GPU(s)")
         elif dev.type != "cpu":
-            raise ValueError(f"device {device!r} is not supported (use 'cpu' or 'cuda[:k]')")
+            raise InputError(f"device {device!r} is not supported (use 'cpu' or 'cuda[:k]')")
         return Backend("torch", str(dev), xp, torch.float64)
     cupy = importlib.import_module("cupy")
     from array_api_compat import cupy as xp
 
     device = device or "cuda:0"
     if not device.startswith("cuda"):
-        raise ValueError(f"device {device!r} does not exist for backend cupy (use 'cuda[:k]')")
+        raise InputError(f"device {device!r} does not exist for backend cupy (use 'cuda[:k]')")
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception:  # noqa: BLE001 - no driver at all
         count = 0
     if _cuda_index(device) >= count:
-        raise ValueError(f"device {device!r} does not exist: {count} CUDA GPU(s)")
+        raise InputError(f"device {device!r} does not exist: {count} CUDA GPU(s)")
     return Backend("cupy", device, xp, cupy.float64)

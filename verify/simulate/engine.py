@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from verify.errors import InputError
 from verify.simulate.backend import Backend, get_backend
 from verify.simulate.spec import Ball, Box, Simulation
 
@@ -148,17 +150,82 @@ def _torch_threads(backend: Backend):
 
 def _validate(runs, seed, block_size) -> None:
     if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs <= 0:
-        raise ValueError(f"runs must be a positive integer, got {runs!r}")
+        raise InputError(f"runs must be a positive integer, got {runs!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise InputError(f"seed must be a non-negative integer, got {seed!r}")
     if not isinstance(block_size, (int, np.integer)) or block_size <= 0:
-        raise ValueError(f"block_size must be a positive integer, got {block_size!r}")
+        raise InputError(f"block_size must be a positive integer, got {block_size!r}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# what a simulation costs, estimated before it starts
+# ---------------------------------------------------------------------------------------------------
+
+#: array operations per second assumed for the time estimate (a conservative single-core figure)
+OPS_PER_SECOND = 2e8
+#: seconds of interpreter overhead per step, per side and block (dominant for few runs and many steps)
+STEP_OVERHEAD = 5e-4
+#: the longest simulation started without a second thought (longer ones are refused: say less, or chunk)
+MAX_SECONDS = 7 * 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Peak memory (bytes) and running time (seconds, one core) of ``simulate(sim, runs)``, estimated."""
+
+    memory: float
+    seconds: float
+
+
+def estimate_cost(sim: Simulation, runs: int, block_size: int = BLOCK_SIZE) -> Cost:
+    """The memory and time :func:`simulate` needs, from runs, steps, n and d (orders of magnitude, not a
+    promise): the kept last iterates, the step-size schedule, and one block's working arrays."""
+    n, d, steps = sim.n, sim.d, sim.steps
+    block = min(runs, block_size)
+    per_run = n if sim.batches in ("poisson", "uniform", "shuffle") else 0  # a random batch mask per run
+    working = 8.0 * (block * (4 * d + 3 * per_run + n) + n * d + (n * n if sim.batches == "cyclic" else 0))
+    memory = 8.0 * (4 * runs * d + 2 * steps) + working
+    seconds = 2.0 * runs * steps * (2 * n * d + 4 * d + 3 * per_run + n) / OPS_PER_SECOND
+    seconds += 2.0 * math.ceil(runs / block_size) * steps * STEP_OVERHEAD
+    return Cost(memory, seconds)
+
+
+def machine_memory() -> float:
+    """Physical memory of this machine in bytes (infinite when the system does not say)."""
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return math.inf
+
+
+def check_resources(sim: Simulation, runs: int, block_size: int = BLOCK_SIZE) -> Cost:
+    """Refuse (``InputError`` naming runs or T) a simulation that cannot fit in this machine's memory or
+    would run for more than :data:`MAX_SECONDS`; return the estimate otherwise."""
+    cost = estimate_cost(sim, runs, block_size)
+    culprit = "T" if 2 * sim.steps > 4 * runs * sim.d else "runs"
+    available = machine_memory()
+    if cost.memory > 0.8 * available:
+        raise InputError(f"{culprit}: the simulation needs about {_bytes(cost.memory)} of memory, this machine has "
+                         f"{_bytes(available)} (runs={runs}, T={sim.steps}, n={sim.n}, d={sim.d})", culprit)
+    culprit = "T" if sim.steps > runs else "runs"
+    if cost.seconds > MAX_SECONDS:
+        raise InputError(f"{culprit}: the simulation would run for about {cost.seconds / 86400:.3g} days on one "
+                         f"core (runs={runs}, T={sim.steps}, n={sim.n}, d={sim.d}); ask for fewer", culprit)
+    return cost
+
+
+def _bytes(x: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if x < 1024 or unit == "TiB":
+            return f"{x:.3g} {unit}"
+        x /= 1024
+    return f"{x:.3g} TiB"
 
 
 def local_cluster(workers: int, timeout: float = 60.0):
     """A Dask ``LocalCluster`` of ``workers`` single-threaded worker processes on 127.0.0.1 only."""
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers <= 0:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        raise InputError(f"workers must be a positive integer, got {workers!r}")
     from distributed import LocalCluster
 
     return LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -172,7 +239,7 @@ def connect(scheduler: str, timeout: float = 10.0):
     try:
         return Client(scheduler, timeout=timeout)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise ValueError(f"scheduler {scheduler!r} is unreachable: {exc}") from None
+        raise InputError(f"scheduler {scheduler!r} is unreachable: {exc}") from None
 
 
 def simulate(sim: Simulation, runs: int, seed: int = 0, *, backend: str = "numpy", device: str | None = None,
@@ -188,12 +255,13 @@ def simulate(sim: Simulation, runs: int, seed: int = 0, *, backend: str = "numpy
     """
     _validate(runs, seed, block_size)
     get_backend(backend, device)  # fail early, in the caller's process
+    check_resources(sim, runs, block_size)
     n_blocks = math.ceil(runs / block_size)
     if client is None and workers is None and scheduler is None:
         parts = simulate_blocks(sim, seed, runs, block_size, range(n_blocks), backend, device)
     else:
         if workers is not None and scheduler is not None:
-            raise ValueError("give either workers or scheduler, not both")
+            raise InputError("give either workers or scheduler, not both")
         owned = []
         try:
             if client is None:

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from verify.errors import InputError
 BATCHES: tuple[str, ...] = ("full", "cyclic", "poisson", "uniform", "shuffle")
 
 
@@ -28,9 +29,9 @@ def _finite(name: str, value) -> np.ndarray:
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numeric, got {value!r}") from None
+        raise InputError(f"{name} must be numeric, got {value!r}") from None
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite")
+        raise InputError(f"{name} must be finite")
     return arr
 
 
@@ -55,7 +56,7 @@ class Quadratic:
     def __post_init__(self) -> None:
         c = _finite("curvature", self.curvature)
         if c.ndim > 1 or np.any(c < 0):
-            raise ValueError("curvature must be a number or a vector, >= 0")
+            raise InputError("curvature must be a number or a vector, >= 0")
         object.__setattr__(self, "curvature", c)
 
     def grad_sum(self, xp, theta, X, y, mask, h):
@@ -114,7 +115,7 @@ class Huber:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.kappa) and self.kappa > 0):
-            raise ValueError(f"kappa must be finite and > 0, got {self.kappa!r}")
+            raise InputError(f"kappa must be finite and > 0, got {self.kappa!r}")
 
     def grad_sum(self, xp, theta, X, y, mask, h):
         residual = theta @ X.T - y
@@ -142,7 +143,7 @@ class Ball:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.radius) and self.radius > 0):
-            raise ValueError(f"radius must be finite and > 0, got {self.radius!r}")
+            raise InputError(f"radius must be finite and > 0, got {self.radius!r}")
         object.__setattr__(self, "center", _finite("center", self.center))
 
     @property
@@ -165,7 +166,7 @@ class Box:
     def __post_init__(self) -> None:
         lo, hi = _finite("lo", self.lo), _finite("hi", self.hi)
         if np.any(lo >= hi):
-            raise ValueError("box bounds must satisfy lo < hi")
+            raise InputError("box bounds must satisfy lo < hi")
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)
 
@@ -223,68 +224,68 @@ class Simulation:
         if X.ndim == 1:
             X = X[:, None]
         if X.ndim != 2 or X.shape[0] < 1:
-            raise ValueError("X must be an (n, d) array of records with n >= 1")
+            raise InputError("X must be an (n, d) array of records with n >= 1")
         n, d = X.shape
         object.__setattr__(self, "X", X)
         if not hasattr(self.loss, "grad_sum"):
-            raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
+            raise InputError(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
         needs_y = self.loss.name in ("logistic", "huber")
         if needs_y:
             y = _finite("y", self.y).reshape(-1)
             if y.shape != (n,):
-                raise ValueError(f"y must have one label per record ({n}), got shape {y.shape}")
+                raise InputError(f"y must have one label per record ({n}), got shape {y.shape}")
             if self.loss.name == "logistic" and not np.all(np.abs(y) == 1):
-                raise ValueError("y must be in {-1, +1} for the logistic loss")
+                raise InputError("y must be in {-1, +1} for the logistic loss")
             object.__setattr__(self, "y", y)
         else:
             object.__setattr__(self, "y", None)
         if not (isinstance(self.index, (int, np.integer)) and 0 <= self.index < n):
-            raise ValueError(f"index must be an integer in [0, {n}), got {self.index!r}")
+            raise InputError(f"index must be an integer in [0, {n}), got {self.index!r}")
         if self.x_other is not None:
             xo = _finite("x_other", self.x_other).reshape(-1)
             if xo.shape != (d,):
-                raise ValueError(f"x_other must have dimension {d}, got shape {xo.shape}")
+                raise InputError(f"x_other must have dimension {d}, got shape {xo.shape}")
             object.__setattr__(self, "x_other", xo)
             if needs_y:
                 if self.y_other is None:
-                    raise ValueError("y_other is required for a replaced record of a labelled loss")
+                    raise InputError("y_other is required for a replaced record of a labelled loss")
                 if self.loss.name == "logistic" and abs(self.y_other) != 1:
-                    raise ValueError("y_other must be -1 or +1 for the logistic loss")
+                    raise InputError("y_other must be -1 or +1 for the logistic loss")
         if not (isinstance(self.steps, (int, np.integer)) and self.steps >= 1):
-            raise ValueError(f"steps must be a positive integer, got {self.steps!r}")
+            raise InputError(f"steps must be a positive integer, got {self.steps!r}")
         eta = _finite("eta", self.eta)
         if eta.ndim not in (0, 1) or (eta.ndim == 1 and eta.shape[0] != self.steps):
-            raise ValueError(f"eta must be a number or a schedule of length steps={self.steps}")
+            raise InputError(f"eta must be a number or a schedule of length steps={self.steps}")
         if np.any(eta <= 0):
-            raise ValueError("eta must be > 0")
+            raise InputError("eta must be > 0")
         object.__setattr__(self, "eta", eta)
         if not (math.isfinite(self.sigma) and self.sigma > 0):
-            raise ValueError(f"sigma must be finite and > 0, got {self.sigma!r}")
+            raise InputError(f"sigma must be finite and > 0, got {self.sigma!r}")
         if self.batches not in BATCHES:
-            raise ValueError(f"batches must be one of {', '.join(BATCHES)}, got {self.batches!r}")
+            raise InputError(f"batches must be one of {', '.join(BATCHES)}, got {self.batches!r}")
         b = n if self.batch_size is None else self.batch_size
         if not (isinstance(b, (int, np.integer)) and 1 <= b <= n):
-            raise ValueError(f"batch_size must be an integer in [1, n={n}], got {self.batch_size!r}")
+            raise InputError(f"batch_size must be an integer in [1, n={n}], got {self.batch_size!r}")
         if self.batches == "full" and b != n:
-            raise ValueError(f"batch_size must equal n={n} for full batches")
+            raise InputError(f"batch_size must equal n={n} for full batches")
         if self.batches in ("cyclic", "shuffle") and n % b:
-            raise ValueError(f"batch_size={b} must divide n={n} for {self.batches} batches")
+            raise InputError(f"batch_size={b} must divide n={n} for {self.batches} batches")
         object.__setattr__(self, "batch_size", int(b))
         theta0 = _finite("theta0", self.theta0)
         if theta0.ndim > 1 or (theta0.ndim == 1 and theta0.shape[0] != d):
-            raise ValueError(f"theta0 must be a number or a vector of dimension {d}")
+            raise InputError(f"theta0 must be a number or a vector of dimension {d}")
         object.__setattr__(self, "theta0", np.broadcast_to(theta0, (d,)).copy())
         if not (math.isfinite(self.init_std) and self.init_std >= 0):
-            raise ValueError(f"init_std must be finite and >= 0, got {self.init_std!r}")
+            raise InputError(f"init_std must be finite and >= 0, got {self.init_std!r}")
         if self.constraint is not None and not hasattr(self.constraint, "project"):
-            raise ValueError(f"constraint must be a Ball, Box, Interval or None, got {self.constraint!r}")
+            raise InputError(f"constraint must be a Ball, Box, Interval or None, got {self.constraint!r}")
         if isinstance(self.constraint, Box):
             shape = np.broadcast(self.constraint.lo, self.constraint.hi).shape
             if shape not in ((), (1,), (d,)) or (shape == (1,) and d != 1):
-                raise ValueError(f"box bounds must have dimension {d}")
+                raise InputError(f"box bounds must have dimension {d}")
         if isinstance(self.constraint, Ball) and self.constraint.center.ndim and \
                 self.constraint.center.shape != (d,):
-            raise ValueError(f"ball center must have dimension {d}")
+            raise InputError(f"ball center must have dimension {d}")
 
     # -- derived -------------------------------------------------------------------------------------
 

@@ -1,0 +1,73 @@
+"""The one process pool: results in the order of the jobs whatever the workers, and Ctrl-C stops a run
+with workers within 2 s (the workers are terminated, not waited for)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from verify.check.parallel import map_jobs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _slow_power(x: int, p: int) -> int:
+    time.sleep(0.05 * (5 - x))  # later jobs finish first
+    return x ** p
+
+
+def test_results_come_back_in_the_order_of_the_jobs():
+    jobs = [(x, 2) for x in range(5)]
+    finished = []
+    assert map_jobs(_slow_power, jobs, workers=2, done=lambda i, r: finished.append(i)) == [0, 1, 4, 9, 16]
+    assert sorted(finished) == [0, 1, 2, 3, 4]
+    assert map_jobs(_slow_power, jobs, workers=1) == [0, 1, 4, 9, 16]
+
+
+def _fails(x: int) -> int:
+    raise ArithmeticError(f"job {x}")
+
+
+def test_a_failing_job_raises_in_the_parent():
+    with pytest.raises(ArithmeticError, match="job"):
+        map_jobs(_fails, [(1,), (2,)], workers=2)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups")
+def test_ctrl_c_during_a_run_with_workers_stops_within_2_seconds():
+    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "--workers", "2", "--only", "bok2024/*"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(8)  # the workers have started and are checking theorems
+    assert proc.poll() is None, proc.stderr.read()
+    start = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C: the whole process group
+    try:
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    elapsed = time.monotonic() - start
+    err = proc.stderr.read()
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "verify: interrupted"
+    assert "Traceback" not in err
+    assert elapsed < 2.0, f"took {elapsed:.1f} s"
+    assert _group_gone(proc.pid, within=5.0), "a worker was left behind"
+
+
+def _group_gone(pgid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False

@@ -1,0 +1,106 @@
+"""The one process pool: picklable jobs over worker processes, results in a fixed order.
+
+Workers are started with the ``spawn`` method (no state inherited from the parent: a verdict cannot
+depend on what the parent imported) and ignore SIGINT; on Ctrl-C (or any error) in the parent the
+pending jobs are dropped and the workers terminated at once, so the command stops within a second or
+two instead of finishing the jobs already started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Callable, Sequence, TypeVar
+
+import theorems
+from verify.check.engine import check_theorem, profile
+from verify.check.verdict import Verdict
+
+R = TypeVar("R")
+
+
+def map_jobs(function: Callable[..., R], jobs: Sequence[tuple], workers: int = 1,
+             done: Callable[[int, R], None] | None = None) -> list[R]:
+    """``[function(*job) for job in jobs]``, over ``workers`` processes when ``workers > 1``.
+
+    Jobs are started in the order given (put the longest first) and the results come back in that same
+    order whatever the workers; ``done(index, result)`` is called as each job finishes.  ``function``
+    must be a module-level function and ``jobs`` picklable.  A job's exception is raised here.
+    """
+    if workers <= 1 or len(jobs) <= 1:
+        results = []
+        for index, job in enumerate(jobs):
+            results.append(function(*job))
+            if done is not None:
+                done(index, results[-1])
+        return results
+    out: dict[int, R] = {}
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_ignore_sigint)
+    try:
+        with _sigint_ignored():  # the workers start at the first submit and inherit the ignored SIGINT
+            index_of = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
+        pending = set(index_of)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=index_of.get):
+                out[index_of[future]] = future.result()
+                if done is not None:
+                    done(index_of[future], out[index_of[future]])
+    except BaseException:
+        _stop(pool)  # Ctrl-C or a failed job: stop the workers now, not after their current jobs
+        raise
+    pool.shutdown(wait=True)
+    return [out[i] for i in range(len(jobs))]
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while worker processes start, so that a Ctrl-C while they are still importing does
+    not print their tracebacks (an ignored signal stays ignored in a child)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and terminate the workers (concurrent.futures only waits for them)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before 3.14
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=1.0)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the registry's theorems (verify run, benchmarks)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _check_registered(theorem_id: str, profile_name: str, seed: int) -> Verdict:
+    """Check one registry theorem by id (each worker imports the registry once)."""
+    return check_theorem(theorems.get(theorem_id), theorems.get, profile(profile_name), seed)
+
+
+def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: int = 1,
+                     progress: Callable[[str], None] | None = None) -> list[Verdict]:
+    """Check registry theorems, in ``workers`` processes; the verdicts do not depend on ``workers``
+    (each theorem's checks are seeded on their own) and come back in the order of ``ids``."""
+    done = None if progress is None else (lambda index, _: progress(ids[index]))
+    return map_jobs(_check_registered, [(i, profile_name, seed) for i in ids], workers, done)
+
+
+__all__ = ["check_registered", "map_jobs"]

@@ -1,0 +1,120 @@
+"""``verify list``, ``verify show ID`` and ``verify eval ID name=value ...``: the theorem registry."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+import theorems
+from verify.commands.options import UsageError, emit, emit_json, parse_assignments
+from verify.theorem import Theorem
+
+
+def add_list_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--no-printed", action="store_true", help="hide the 'as printed' variants")
+
+
+def run_list(args: argparse.Namespace) -> int:
+    records = theorems.all(printed=not args.no_printed)
+    if args.json:
+        emit_json([summary(t) for t in records])
+        return 0
+    # plain columns, ids never cut (piped or on a narrow terminal; a table would fold or truncate them)
+    rows = [(t.id, t.notion, t.kind + (" (as printed)" if t.is_printed_variant else ""), str(t.source), t.title)
+            for t in records]
+    header = ("id", "notion", "kind", "source", "title")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    lines = [f"{len(records)} theorems"]
+    for row in [header, *rows]:
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[4])
+    emit("\n".join(lines))
+    return 0
+
+
+def summary(t: Theorem) -> dict:
+    """The record of ``verify list --json`` for one theorem."""
+    return {"id": t.id, "title": t.title, "notion": t.notion, "kind": t.kind,
+            "source": {"paper": t.source.paper, "statement": t.source.statement, "seed": t.source.seed},
+            "printed_of": t.printed_of, "parameters": list(t.parameters)}
+
+
+def theorem(theorem_id: str) -> Theorem:
+    """A registry theorem; UsageError for an unknown id."""
+    try:
+        return theorems.get(theorem_id)
+    except KeyError as exc:
+        raise UsageError(exc.args[0], "id") from None
+
+
+def add_show_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", help="theorem id, e.g. bok2024/thm4.2")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    t = theorem(args.id)
+    record = t.to_json()
+    if args.json:
+        emit_json(record)
+        return 0
+    lines = [
+        f"{t.id}: {t.title}",
+        f"  source     {t.source}" + (f" ({t.source.seed})" if t.source.seed else ""),
+        f"  notion     {t.notion} ({t.kind})" + (f", as printed; corrected in {t.printed_of}"
+                                                 if t.printed_of else ""),
+        "  setting    " + ", ".join(f"{k}={v}" for k, v in record["setting"].items()),
+        f"  bound      {record['bound']['text']}",
+        f"  LaTeX      {record['bound']['latex']}",
+    ]
+    if t.paper_form:
+        lines.append(f"  paper      {t.paper_form}")
+    if t.free:
+        lines.append("  optimised  " + "; ".join(
+            f"{f['name']} in [{f['lo']}, {f['hi']}]" + (" (integer)" if f["integer"] else "")
+            for f in record["free_parameters"]))
+    lines.append(f"  parameters {', '.join(t.parameters)}")
+    lines += [f"  assumes    {a}" for a in t.assumptions]
+    lines += [f"  claims     {c['kind']}: {c['text'] or c['value']}" for c in record["claims"]]
+    lines += [f"  erratum    {e.text}" + (f" [variant {e.variant}]" if e.variant else "") for e in t.errata]
+    lines += [f"  variant    {v.id}: {v.title}" for v in t.variants]
+    if t.notes:
+        lines.append(f"  notes      {t.notes}")
+    emit("\n".join(lines))
+    return 0
+
+
+def add_eval_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", help="theorem id")
+    p.add_argument("params", nargs="*", metavar="name=value", help="parameter values")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--allow-outside-assumptions", action="store_true",
+                   help="evaluate even where an assumption of the theorem fails (reported in the output)")
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    t = theorem(args.id)
+    params = parse_assignments(args.params)
+    try:
+        coerced = t.coerce(params)
+        violated = [str(a) for a in t.violated_assumptions(coerced)]
+        if violated and not args.allow_outside_assumptions:
+            raise UsageError(f"{t.id}: assumption violated: {violated[0]}")
+        value = float(t.evaluate(allow_outside_assumptions=True, **params))
+    except OverflowError:
+        raise UsageError(f"{t.id}: the bound overflows at these parameters") from None
+    if not math.isfinite(value):
+        raise UsageError(f"{t.id}: the bound is undefined ({value}) at these parameters"
+                         + (f" (outside the assumption {violated[0]})" if violated else ""))
+    quantity = t.notion_record.quantity
+    if args.json:
+        emit_json({"id": t.id, "notion": t.notion, "kind": t.kind, "quantity": quantity, "value": value,
+                   "parameters": params, "outside_assumptions": violated})
+    else:
+        emit(f"{t.id} ({t.notion}, {t.kind}): {quantity} = {value:.10g}"
+             + "".join(f"\nwarning: evaluated outside the assumption {v}" for v in violated))
+    return 0
+
+
+__all__ = ["add_eval_arguments", "add_list_arguments", "add_show_arguments", "run_eval",
+           "run_list", "run_show", "summary", "theorem"]

@@ -1,0 +1,121 @@
+"""``verify run`` (the suite on the registry) and ``verify check FILE.py`` (the suite on a user's file)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import replace
+
+import theorems
+from verify.check.engine import PROFILES, check_all, profile
+from verify.check.parallel import check_registered
+from verify.check.suite import (baseline_changes, load_user_theorems, lookup_with, read_baseline, run_payload,
+                                select_or_refuse)
+from verify.check.verdict import Verdict
+from verify.commands.options import (add_only, add_seed, check_writable, emit_json, output_path,
+                                     positive_int, print_rich, progress, write_json)
+
+STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue"}
+
+
+def _table(verdicts: list[Verdict], title: str):
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column("theorem", no_wrap=True)
+    for col in ("verdict", "max exact/bound", "expected", "reason"):
+        table.add_column(col, overflow="fold")
+    for v in verdicts:
+        ratio = "" if v.max_ratio is None else f"{v.max_ratio:.4g}"
+        expected = "yes" if v.as_expected else "[bold red]NO[/]"
+        if v.printed_of:
+            expected += " (as printed: must be caught)"
+        reason = v.reason if len(v.reason) < 160 else v.reason[:157] + "..."
+        table.add_row(v.id, f"[{STYLE[v.verdict]}]{v.verdict}[/]", ratio, expected, reason)
+    return table
+
+
+# ---------------------------------------------------------------------------------------------------
+# verify run
+# ---------------------------------------------------------------------------------------------------
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", default="quick", choices=sorted(PROFILES), help="how hard to look (default quick)")
+    add_only(p)
+    p.add_argument("--json", metavar="FILE", type=output_path, help="write the verdicts as JSON to FILE")
+    add_seed(p)
+    p.add_argument("--baseline", metavar="FILE",
+                   help="compare with a baseline made with the same --profile and --seed "
+                        "(reports/baseline.json: quick, 0); fail on a changed verdict or ratio")
+    p.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
+                   help="processes checking theorems in parallel (default: up to 2); verdicts do not depend on it")
+
+
+def run(args: argparse.Namespace) -> int:
+    prof = profile(args.profile)
+    baseline = read_baseline(args.baseline, prof.name, args.seed) if args.baseline else None
+    if args.json:
+        check_writable(args.json, "--json")
+    records = select_or_refuse(theorems.all(), args.only)
+    with progress(len(records), "checked") as step:
+        verdicts = check_registered([t.id for t in records], prof.name, args.seed, args.workers, progress=step)
+    payload = run_payload(verdicts, prof.name, args.seed)
+    s = payload["summary"]
+    lines = ["  ".join(f"{k}: {n}" for k, n in sorted(s["counts"].items()))]
+    status = 0
+    if s["unexpected"]:
+        lines.append(f"[bold red]unexpected verdicts:[/] {', '.join(s['unexpected'])}")
+        status = 1
+    if baseline is not None:
+        changes = baseline_changes(verdicts, baseline, args.only)
+        payload["baseline_changes"] = changes
+        lines += [f"[bold red]baseline:[/] {c}" for c in changes]
+        status = status or (1 if changes else 0)
+    if args.json:
+        write_json(args.json, payload)
+    print_rich(_table(verdicts, f"verify run --profile {prof.name} (seed {args.seed}): {len(verdicts)} theorems"))
+    for line in lines:
+        print_rich(line)
+    return status
+
+
+# ---------------------------------------------------------------------------------------------------
+# verify check
+# ---------------------------------------------------------------------------------------------------
+
+CHECK_HELP = ("check the theorems of a user file; the file is imported, i.e. its code is executed "
+              "(check only files you trust)")
+
+
+def add_check_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a Python file with module-level Theorem records (it is imported: its code runs)")
+    p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    p.add_argument("--examples", type=positive_int, default=None, help="hypothesis examples per theorem")
+    add_seed(p)
+    p.add_argument("--profile", default="quick", choices=sorted(PROFILES), help="how hard to look (default quick)")
+
+
+def check(args: argparse.Namespace) -> int:
+    records = load_user_theorems(args.file)
+    prof = profile(args.profile)
+    if args.examples is not None:
+        prof = replace(prof, examples=args.examples)
+    with progress(len(records), "checked") as step:
+        verdicts = check_all(records, lookup_with(records), prof, args.seed, progress=lambda t: step(t.id))
+    if args.json:
+        emit_json([_check_json(v) for v in verdicts])
+    else:
+        print_rich(_table(verdicts, f"verify check {args.file}"))
+    return 1 if any(v.verdict == "violated" for v in verdicts) else 0
+
+
+def _check_json(v: Verdict) -> dict:
+    full = v.to_json()
+    return {"id": full["id"], "verdict": full["verdict"], "counterexample": full["counterexample"],
+            "max_ratio": full["max_ratio"], "reason": full["reason"],
+            "obligations": [{"name": o["name"], "status": o["status"], "detail": o["detail"]}
+                            for o in full["obligations"]]}
+
+
+__all__ = ["CHECK_HELP", "add_check_arguments", "add_run_arguments", "check", "run"]

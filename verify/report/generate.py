@@ -1,0 +1,283 @@
+"""Generating the report: ``report.md``, ``report.html``, ``report.json`` and ``figures/*.svg`` in one folder.
+
+The cross-check engine runs once per theorem (``verify.check.engine.check_theorem``, the same verdicts as
+``verify run``); per-theorem plots are computed next to it, in worker processes
+(:func:`verify.check.parallel.map_jobs`).  The files are written into a temporary folder beside the
+output and moved into place at the end, so a failed run leaves nothing partially written.
+
+The output folder is never emptied blindly: a folder holding anything but a previous report is refused,
+and a previous report (marked by :data:`MARKER`) has only its own files replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+import theorems
+from verify.check.engine import check_theorem, profile, summary
+from verify.check.parallel import map_jobs
+from verify.check.verdict import Obligation, decide
+from verify.errors import InputError
+from verify.report import build
+from verify.report.render import formula_svg, html_page, markdown
+
+DEFAULT_OUT = "reports/latest"
+#: the file marking a folder as a report written by this tool; it lists the files the tool wrote
+MARKER = ".verify-report.json"
+_REPORT_FILES = ("report.md", "report.html", "report.json")
+
+
+# ---------------------------------------------------------------------------------------------------
+# the output folder
+# ---------------------------------------------------------------------------------------------------
+
+
+def check_output_dir(out: str) -> Path:
+    """The output folder, refused (``InputError``) when it is a file, cannot be written, or is not empty
+    and not a previous report (marked by :data:`MARKER`, or, written before markers, made of report files
+    only)."""
+    target = Path(out)
+    if target.exists() and not target.is_dir():
+        raise InputError(f"--out {out}: exists and is not a directory", "--out")
+    parent = target.resolve().parent
+    if not parent.is_dir():
+        raise InputError(f"--out {out}: parent directory {parent} does not exist", "--out")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"--out {out}: directory {parent} is not writable", "--out")
+    if target.is_dir():
+        if not os.access(target, os.W_OK | os.X_OK):
+            raise InputError(f"--out {out}: directory is not writable", "--out")
+        foreign = [] if (target / MARKER).is_file() else _foreign_entries(target)
+        if foreign:
+            raise InputError(f"--out {out}: the folder is not a previous report and holds files this tool did not "
+                             f"write ({foreign[0]}" + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "")
+                             + "); give an empty or new folder", "--out")
+    try:  # permissions alone do not tell (root, read-only mounts): try it
+        os.rmdir(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}-probe-"))
+    except OSError as exc:
+        raise InputError(f"--out {out}: cannot write in {parent}: {exc.strerror}", "--out") from None
+    return target
+
+
+def _own_files(folder: Path) -> set[str]:
+    """Files (relative paths) of a previous report in ``folder``: those its marker lists, or, for a
+    report written before markers existed, the report files and figures it visibly consists of."""
+    marker = folder / MARKER
+    if marker.is_file():
+        try:
+            listed = json.loads(marker.read_text(encoding="utf-8"))["files"]
+            return {f for f in listed if isinstance(f, str) and _inside(f)} | {MARKER}
+        except (OSError, ValueError, KeyError, TypeError):
+            return {MARKER}
+    own = {name for name in _REPORT_FILES if (folder / name).is_file()}
+    figures = folder / "figures"
+    if figures.is_dir():
+        own |= {f"figures/{f.name}" for f in figures.iterdir() if f.is_file() and f.suffix == ".svg"}
+    return own
+
+
+def _inside(name: str) -> bool:
+    """A relative path that stays inside the folder (a marker is a file anyone can edit)."""
+    path = Path(name)
+    return not path.is_absolute() and ".." not in path.parts
+
+
+def _foreign_entries(folder: Path) -> list[str]:
+    """What in an unmarked ``folder`` is not a report's (a folder counts once, as ``name/``)."""
+    own = _own_files(folder)
+    foreign = []
+    for root, dirs, files in os.walk(folder):
+        here = Path(root).relative_to(folder)
+        for d in sorted(dirs):
+            if (here / d).as_posix() != "figures":
+                foreign.append((here / d).as_posix() + "/")
+        dirs[:] = [d for d in dirs if (here / d).as_posix() == "figures"]
+        foreign += [(here / f).as_posix() for f in sorted(files) if (here / f).as_posix() not in own]
+    return foreign
+
+
+def write_report(target: Path, report: dict, svgs: dict[str, str], formulas: dict[str, str]) -> None:
+    """Write the report into a temporary folder beside ``target``, then move it into place: the whole
+    folder when ``target`` does not exist or is empty, else file by file over the previous report's own
+    files (anything else in the folder is left alone)."""
+    parent = target.resolve().parent
+    try:
+        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}-tmp-"))
+    except OSError as exc:
+        raise InputError(f"--out {target}: cannot write: {exc.strerror}", "--out") from None
+    try:
+        tmp.chmod(0o755)  # mkdtemp makes it private; the report is meant to be read
+        (tmp / "figures").mkdir()
+        files = {"report.json": json.dumps(report, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                 "report.md": markdown(report), "report.html": html_page(report, svgs, formulas),
+                 **dict(svgs)}
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        (tmp / MARKER).write_text(json.dumps({"generator": "verify report", "files": sorted(files)}, indent=1)
+                                  + "\n", encoding="utf-8")
+        if target.is_dir() and any(target.iterdir()):
+            _replace_own_files(target, tmp, sorted(files) + [MARKER])
+        else:
+            if target.is_dir():
+                target.rmdir()
+            os.replace(tmp, target)
+    except OSError as exc:
+        raise InputError(f"--out {target}: cannot write: {exc.strerror}", "--out") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _replace_own_files(target: Path, new: Path, names: list[str]) -> None:
+    for old in sorted(_own_files(target) - set(names)):  # the previous report's figures that are gone
+        (target / old).unlink(missing_ok=True)
+    (target / "figures").mkdir(exist_ok=True)
+    for name in names:
+        os.replace(new / name, target / name)
+
+
+# ---------------------------------------------------------------------------------------------------
+# per-theorem work (runs in a worker process)
+# ---------------------------------------------------------------------------------------------------
+
+
+def theorem_job(theorem_id: str, profile_name: str, seed: int) -> tuple:
+    """Check one theorem and draw its section: (Verdict, section, figure SVGs, captions, formula SVGs)."""
+    theorem = theorems.get(theorem_id)
+    try:
+        verdict = check_theorem(theorem, theorems.get, profile(profile_name), seed)
+    except Exception as exc:  # noqa: BLE001 - a piece of the engine not in place yet: a gap, never a crash
+        verdict = decide(theorem, [Obligation("internal-error", "inconclusive", _one_line(exc))])
+    figures = build.Figures()
+    options = build.Options(profile=profile_name, seed=seed)
+    try:
+        section = build.theorem_section(theorem, verdict.to_json(), theorems.get, options, figures)
+    except Exception as exc:  # noqa: BLE001 - same: the section keeps the verdict and names the gap
+        figures = build.Figures()
+        section = build.theorem_section(theorem, verdict.to_json(), theorems.get, options, figures, curves=False)
+        section["gaps"].append(f"curves could not be drawn: {_one_line(exc)}")
+    formulas = {f"{theorem.id}#bound": formula_svg(theorem.latex()),
+                f"{theorem.id}#paper": formula_svg(theorem.paper_form) if theorem.paper_form else None}
+    return verdict, section, figures.svg, figures.captions, formulas
+
+
+def _one_line(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+
+
+def reproduction_job(profile_name: str, seed: int, papers: tuple[str, ...] | None) -> tuple:
+    """The papers' tables and figures reproduced: (data, figure SVGs, captions)."""
+    figures = build.Figures()
+    data = build.reproduction(build.Options(profile=profile_name, seed=seed), figures,
+                              papers=set(papers) if papers is not None else None)
+    return data, figures.svg, figures.captions
+
+
+def _job(kind: str, *args) -> tuple:
+    """One unit of work of the pool (a module-level function: picklable)."""
+    return reproduction_job(*args) if kind == "reproduction" else theorem_job(*args)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the report
+# ---------------------------------------------------------------------------------------------------
+
+
+def generate(records, profile_name: str = "quick", seed: int = 0, only: str | None = None, jobs: int = 1,
+             progress: Callable[[str], None] | None = None, reproduce_papers: set[str] | None = None) -> tuple:
+    """Compute the report for ``records``: (report dict, figure SVGs by file, formula SVGs, verdicts).
+
+    ``progress(name)`` is called after each theorem (its id) and after the reproduction
+    (``"tables and figures"``).  ``jobs > 1`` spreads the work over worker processes; the result does not
+    depend on ``jobs``.
+    """
+    ids = [t.id for t in records]
+    papers = tuple(sorted(reproduce_papers)) if reproduce_papers is not None else None
+    repro = ("reproduction", profile_name, seed, papers)
+    if jobs <= 1:
+        work = [repro] + [("theorem", i, profile_name, seed) for i in ids]
+    else:  # longest first (numerical compositions, then other operators): a better spread over the workers
+        order = [("theorem", t.id, profile_name, seed) for t in sorted(records, key=_expected_cost)]
+        work = order[:jobs] + [repro] + order[jobs:]
+
+    def done(index: int, _) -> None:
+        if progress is not None:
+            progress("tables and figures" if work[index][0] == "reproduction" else work[index][1])
+
+    results = map_jobs(_job, work, jobs, done)
+    by_id = {job[1]: result for job, result in zip(work, results) if job[0] == "theorem"}
+    repro_data, rsvg, rcap = next(r for job, r in zip(work, results) if job[0] == "reproduction")
+    figures = build.Figures()
+    formulas: dict[str, str] = {}
+    sections, verdicts = [], []
+    for tid in ids:
+        verdict, section, fsvg, fcap, forms = by_id[tid]
+        verdicts.append(verdict)
+        sections.append(section)
+        figures.update(fsvg, fcap)
+        formulas.update({k: v for k, v in forms.items() if v})
+    figures.update(rsvg, rcap)
+    verdict_by_id = {s["id"]: s["verdict"] for s in sections}
+    report = {
+        "meta": _meta(verdicts, profile_name, seed, only),
+        "summary": build.summary_rows(sections),
+        "theorems": sections,
+        "errata": build.errata_section(list(records), verdict_by_id, repro_data["tables"]),
+        "reproduction": repro_data,
+        "gaps": _gaps(sections, repro_data),
+        "figures_index": {f: figures.captions[f] for f in sorted(figures.svg)},
+        "figures": figures.index(),
+    }
+    return report, figures.svg, formulas, verdicts
+
+
+def _expected_cost(theorem) -> int:
+    """Scheduling rank (lower runs first): curves inverted by scalar evaluations (f-DP compositions) are
+    the slowest checks by far."""
+    if theorem.notion_record.inverted:
+        return 0
+    if theorem.operators or theorem.free:
+        return 1
+    return 2
+
+
+def _meta(verdicts, profile_name: str, seed: int, only: str | None) -> dict:
+    s = summary(verdicts)
+    missing = []
+    for module in theorems.MODULES:
+        try:
+            __import__(f"theorems.{module}")
+        except ModuleNotFoundError:
+            missing.append(module)
+    return {"profile": profile_name, "seed": seed, "only": only, "counts": dict(sorted(s["counts"].items())),
+            "unexpected": s["unexpected"], "theorems": s["theorems"], "missing_modules": missing,
+            "generator": "verify report"}
+
+
+def _gaps(sections: list[dict], repro: dict) -> list[str]:
+    gaps = []
+    for s in sections:
+        v = s["verdict"]
+        if v.get("verdict") == "inconclusive":
+            gaps.append(f"{s['id']}: inconclusive ({v.get('reason', '')})"[:300])
+    for t in repro.get("tables", []):
+        n = t["counts"].get("gap", 0)
+        if n:
+            reasons = sorted({c.get("reason", "") for r in t["rows"] for c in r["cells"].values()
+                              if c["status"] == "gap"})
+            gaps.append(f"{t['paper']} {t['label']}: {n} cell(s) not computed ({'; '.join(reasons)})"[:300])
+    for f in repro.get("figures", []):
+        for s in f["series"]:
+            if s["gap"]:
+                gaps.append(f"{f['paper']} {f['label']} replot, {s['label']}: {s['gap']}"[:300])
+    if repro.get("gap"):
+        gaps.append(repro["gap"])
+    return gaps
+
+
+__all__ = ["DEFAULT_OUT", "MARKER", "check_output_dir", "generate", "reproduction_job", "theorem_job",
+           "write_report"]
