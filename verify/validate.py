@@ -16,14 +16,19 @@ import numpy as np
 from verify.errors import InputError
 
 
+def _as_float(name: str, value, where: str, what: str) -> float:
+    """``float(value)``, or InputError saying ``name`` must be ``what`` (booleans are not numbers)."""
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be {what}, got {value!r}", name, where)
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{name} must be {what}, got {value!r}", name, where) from None
+
+
 def number(name: str, value, where: str = "") -> float:
     """A real number (NaN refused; infinities allowed: the caller decides)."""
-    if isinstance(value, bool):
-        raise InputError(f"{name} must be a number, got {value!r}", name, where)
-    try:
-        v = float(value)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError(f"{name} must be a number, got {value!r}", name, where) from None
+    v = _as_float(name, value, where, "a number")
     if math.isnan(v):
         raise InputError(f"{name} must be a number, got NaN", name, where)
     return v
@@ -63,12 +68,7 @@ def probability(name: str, value, where: str = "", *, open_lo: bool = True, open
 
 def integer(name: str, value, where: str = "", low: int = 1, high: int = 2 ** 53) -> int:
     """An integer in ``[low, high]`` (a float with an integer value is accepted)."""
-    if isinstance(value, bool):
-        raise InputError(f"{name} must be an integer, got {value!r}", name, where)
-    try:
-        v = float(value)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError(f"{name} must be an integer, got {value!r}", name, where) from None
+    v = _as_float(name, value, where, "an integer")
     if not (math.isfinite(v) and v == round(v) and v >= low):
         raise InputError(f"{name} must be an integer >= {low}, got {value!r}", name, where)
     if v > high:

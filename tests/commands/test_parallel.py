@@ -44,7 +44,10 @@ def test_ctrl_c_during_a_run_with_workers_stops_within_2_seconds():
     proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "--workers", "2", "--only", "bok2024/*"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    time.sleep(8)  # the workers have started and are checking theorems
+    # wait until the workers have finished a first theorem (a plain progress line: stderr is a pipe), so
+    # that the interrupt lands in a run that is really under way, however loaded the machine
+    first = proc.stderr.readline()
+    assert first.startswith("verify: checked 1/"), first + proc.stderr.read()
     assert proc.poll() is None, proc.stderr.read()
     start = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C: the whole process group

@@ -41,7 +41,7 @@ def map_jobs(function: Callable[..., R], jobs: Sequence[tuple], workers: int = 1
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=multiprocessing.get_context("spawn"),
                                initializer=_ignore_sigint)
     try:
-        with _sigint_ignored():  # the workers start at the first submit and inherit the ignored SIGINT
+        with _sigint_blocked():  # the workers start at the first submit and inherit the blocked SIGINT
             index_of = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
         pending = set(index_of)
         while pending:
@@ -58,21 +58,25 @@ def map_jobs(function: Callable[..., R], jobs: Sequence[tuple], workers: int = 1
 
 
 def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    """Worker initializer: the parent decides when to stop.  SIGINT arrives blocked (see
+    :func:`_sigint_blocked`); a Ctrl-C already pending is discarded once ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 @contextlib.contextmanager
-def _sigint_ignored():
-    """SIGINT ignored while worker processes start, so that a Ctrl-C while they are still importing does
-    not print their tracebacks (an ignored signal stays ignored in a child)."""
+def _sigint_blocked():
+    """SIGINT blocked while worker processes start: a child inherits the blocked mask, so a Ctrl-C
+    while it is still importing cannot print its traceback; in the parent the signal stays pending and
+    is delivered (KeyboardInterrupt) as soon as the block ends: it is never lost."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
