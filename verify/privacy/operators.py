@@ -13,7 +13,6 @@ broadcast against each other and must return an array of the same shape.
 
 from __future__ import annotations
 
-import functools
 from typing import Callable
 
 import mpmath
@@ -23,7 +22,6 @@ import sympy as sp
 from verify.errors import InputError
 from verify.privacy.clt import clt_mu_symmetric, clt_mu_uniform
 from verify.privacy.gaussian import gdp_delta, gdp_eps
-from verify.privacy.pld import Composition, subsampled_delta_limit
 from verify.privacy.rdp import at22_S, rdp_to_dp_classical, rdp_to_dp_improved, sampled_gaussian_rdp
 
 #: every operator defined so far, by name (used by ``lambdify``)
@@ -182,13 +180,15 @@ def _gdp_eps(mu, delta) -> np.ndarray:
     return np.asarray(gdp_eps(mu, delta), dtype=float)
 
 
-@functools.lru_cache(maxsize=256)
-def _composition(p: float, mu: float, steps: int, adjacency: str, mu_last: float = 0.0):
-    """C_p(G_mu)^{⊗steps} (symmetric) or the Poisson add/remove composition, optionally ⊗ G(mu_last)."""
-    comp = Composition.subsampled_gaussian(p, mu, steps, sampling="poisson", adjacency=adjacency)
-    if mu_last > 0:
-        comp = comp.compose(Composition.gaussian(mu_last))
-    return comp
+def _composition(p: float, mu: float, steps: int, adjacency: str):
+    """C_p(G_mu)^{⊗steps} (symmetric) or the Poisson add/remove composition.
+
+    Kept in the one byte-bounded cache of :mod:`verify.privacy.pld` (no cache here: a count-bounded cache
+    of composed PLDs, 1-1.6 GB each at some corners, would defeat its byte budget).
+    """
+    from verify.privacy.pld import Composition  # on first use: dp_accounting loads scipy.stats (0.7 s)
+
+    return Composition.subsampled_gaussian(p, mu, steps, sampling="poisson", adjacency=adjacency)
 
 
 def _steps(value: float, name: str) -> int:
@@ -200,21 +200,42 @@ def _steps(value: float, name: str) -> int:
 def _symm_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
     """delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. 2024, Theorem 4.8; exact PLD composition)."""
     T = _steps(steps, "T")
+    from verify.privacy.pld import subsampled_delta_limit  # see _composition
+
     limit = subsampled_delta_limit(p, mu, T, eps)  # noise so small that no PLD grid can hold the loss
     return limit if limit is not None else float(_composition(p, mu, T, "symmetric").delta(eps))
 
 
-def _symm_subsampled_shift_delta(p: float, mu: float, steps: float, mu_last: float, eps: float) -> float:
-    """delta(eps) of C_p(G_mu)^{⊗k} ⊗ G(mu_last) (Bok et al. 2024, Theorems 4.9 and 4.10)."""
+def _symm_subsampled_shift_delta(p, mu, steps, mu_last, eps) -> np.ndarray:
+    """delta(eps) of C_p(G_mu)^{⊗k} ⊗ G(mu_last) (Bok et al. 2024, Theorems 4.9 and 4.10).
+
+    The last Gaussian step is composed analytically (``Composition.delta_with_gaussian``: one vectorised
+    pass over the PLD's losses, no grid for ``G(mu_last)``, however small its noise); each composed PLD
+    ``(p, mu, k)`` is built once for all the ``(mu_last, eps)`` that need it.
+    """
+    p, mu, steps, mu_last, eps = _broadcast(p, mu, steps, mu_last, eps)
+    shape = p.shape
+    p, mu, steps, mu_last, eps = (a.ravel() for a in (p, mu, steps, mu_last, eps))
+    out = np.empty(p.shape)
     # composing never lowers delta: when G(mu_last) alone gives delta = 1 to float precision, so does the whole
-    if mu_last > 0 and float(gdp_delta(mu_last, eps)) >= 1.0 - 1e-16:
-        return 1.0
-    return float(_composition(p, mu, _steps(steps, "T - tau"), "symmetric", float(mu_last)).delta(eps))
+    trivial = (mu_last > 0) & (np.asarray(gdp_delta(mu_last, eps), dtype=float) >= 1.0 - 1e-16)
+    out[trivial] = 1.0
+    rest = np.flatnonzero(~trivial)
+    if rest.size:
+        keys = np.stack([p[rest], mu[rest], steps[rest]], axis=1)
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        for g, (pg, mug, kg) in enumerate(unique):
+            rows = rest[inverse.ravel() == g]
+            comp = _composition(float(pg), float(mug), _steps(kg, "T - tau"), "symmetric")
+            out[rows] = comp.delta_with_gaussian(mu_last[rows], eps[rows])
+    return out.reshape(shape)
 
 
 def _poisson_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
     """delta(eps) of min{f, f^-1}** with f = (p G_mu + (1-p) Id)^{⊗T} (Bu et al. 2020, Theorem 3)."""
     T = _steps(steps, "T")
+    from verify.privacy.pld import subsampled_delta_limit  # see _composition
+
     limit = subsampled_delta_limit(p, mu, T, eps)
     return limit if limit is not None else float(_composition(p, mu, T, "add_remove").delta(eps))
 
@@ -306,7 +327,7 @@ SymmSubsampledGaussianDelta = numeric_operator(
     "SymmSubsampledGaussianDelta", vectorize(_symm_subsampled_delta), ("p", "mu", "T", "eps"),
     "delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. Thm 4.8), exact PLD composition")
 SymmSubsampledGaussianShiftDelta = numeric_operator(
-    "SymmSubsampledGaussianShiftDelta", vectorize(_symm_subsampled_shift_delta), ("p", "mu", "k", "mu2", "eps"),
+    "SymmSubsampledGaussianShiftDelta", _symm_subsampled_shift_delta, ("p", "mu", "k", "mu2", "eps"),
     "delta(eps) of C_p(G_mu)^{⊗k} ⊗ G(mu2) (Bok et al. Thms 4.9, 4.10), exact PLD composition")
 PoissonSubsampledGaussianDelta = numeric_operator(
     "PoissonSubsampledGaussianDelta", vectorize(_poisson_subsampled_delta), ("p", "mu", "T", "eps"),

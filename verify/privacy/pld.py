@@ -15,43 +15,270 @@ parameter ``mu`` = sensitivity / noise std):
     distance ``mu``). Poisson and uniform (fixed-size) sampling give the same per-step pair here;
   - ``adjacency="symmetric"``: exactly ``C_p(G_mu)^{⊗T}`` (Bok et al. 2024 Thm. 4.8; DRS22 Thm. 9: only
     the distance ``mu`` of the two contributions is bounded), built from the privacy curve of a pair
-    with tradeoff ``C_p(G_mu)`` (Bok et al. Prop. D.4, their ``SymmPoissonSubsampledGaussianMechanism``)
-    by dp_accounting's pessimistic connect-the-dots discretisation.
+    with tradeoff ``C_p(G_mu)`` (Bok et al. Prop. D.4, their ``SymmPoissonSubsampledGaussianMechanism``).
 
-Results are cached: building a mechanism with the same parameters twice reuses the composed PLD.
+Every one-step PLD is discretised the same way: the hockey-stick curve ``delta(eps)`` of the step's pair,
+in closed form and vectorised over the whole loss grid ``eps = k h`` (:func:`_step_curve`), handed to
+dp_accounting's pessimistic connect-the-dots discretisation (``create_pmf_pessimistic_connect_dots_fixed_gap``)
+on the grid dp_accounting itself would use; dp_accounting composes (FFT). This is what
+``from_gaussian_mechanism`` computes, without its one-Python-call-per-grid-point inverse of the loss.
+
+Memory is bounded by construction. Before a composition is built its peak size is estimated
+(:func:`composition_bytes`) and a composition beyond :data:`BUILD_BYTES` is refused with an InputError
+naming ``T`` (or the interval, or ``mu``), never attempted. Built PLDs live in one least-recently-used
+cache bounded in bytes (:data:`CACHE`, :data:`CACHE_BYTES`), shared with :mod:`verify.privacy.operators`.
+A last Gaussian step is composed analytically (:meth:`Composition.delta_with_gaussian`), so no grid is
+ever built for it, however small its noise.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Literal
+import math
+from collections import OrderedDict
+from typing import Callable, Hashable, Literal
 
 import numpy as np
-from dp_accounting import NeighboringRelation as _NeighborRel
 from dp_accounting.pld import pld_pmf as _pld_pmf
 from dp_accounting.pld import privacy_loss_distribution as _pld
+from dp_accounting.pld import privacy_loss_mechanism as _mechanism
 from numpy.typing import ArrayLike
+from scipy import special
 from scipy.signal import lfilter
-from scipy.stats import norm
 
 from verify import validate
 from verify.errors import InputError
 from verify.privacy.fdp import subsampled_gaussian_delta
-from verify.privacy.gaussian import _numeric, _result, gdp_eps
+from verify.privacy.gaussian import _numeric, _result, gdp_eps, gdp_log_delta
 
-__all__ = ["Composition", "subsampled_delta_limit", "symmetric_subsampled_gaussian_pld"]
+__all__ = [
+    "CACHE", "CACHE_BYTES", "BUILD_BYTES", "ByteBoundedCache", "Composition", "composition_bytes",
+    "subsampled_delta_limit", "symmetric_subsampled_gaussian_pld",
+]
 
 Sampling = Literal["poisson", "uniform"]
 Adjacency = Literal["add_remove", "replace", "symmetric"]
 
 #: default discretisation of the privacy loss (dp_accounting's default)
 DEFAULT_INTERVAL = 1e-4
-#: largest one-step grid we build for the symmetric pair (points); beyond, ask for a coarser interval
+#: largest one-step grid we build (points; its connect-the-dots PMF passes through a dict of this size)
 _MAX_GRID = 4_000_000
 #: most composed steps (memory)
 _MAX_STEPS = 10_000_000
-#: largest one-step grid we let dp_accounting build (points, estimated): beyond it runs for minutes
-_MAX_DP_ACCOUNTING_GRID = 10_000_000
+#: bytes of built PLDs kept at once (least recently used evicted first)
+CACHE_BYTES = 512 * 2**20
+#: largest estimated peak of building one composition (FFT workspace); beyond, refused before any work
+BUILD_BYTES = 3 * 2**29  # 1.5 GiB: with the cache and the interpreter, a worker stays under 3 GB
+#: dp_accounting's truncation of composed tails (``DensePLDPmf.self_compose``) and of one-step noise
+_TAIL_TRUNCATION = 1e-15
+_LOG_MASS_TRUNCATION = -50.0
+#: peak bytes per point: FFT self-composition (complex input, power, inverse, rolled copy) and one entry
+#: of a cached composition (probabilities, losses, two suffix sums)
+_FFT_BYTES_PER_POINT = 64
+_CACHED_BYTES_PER_POINT = 32
+
+
+# ---------------------------------------------------------------------------------------------------
+# one cache, bounded in bytes
+# ---------------------------------------------------------------------------------------------------
+
+
+class ByteBoundedCache:
+    """Least-recently-used cache bounded by the total bytes of its values (each entry states its size).
+
+    A value larger than the whole budget is returned to the caller but not kept.
+    """
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = int(max_bytes)
+        self.nbytes = 0
+        self._entries: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._entries
+
+    def get(self, key: Hashable, default=None):
+        entry = self._entries.get(key)
+        if entry is None:
+            return default
+        self._entries.move_to_end(key)
+        return entry[0]
+
+    def put(self, key: Hashable, value, nbytes: int) -> None:
+        nbytes = int(nbytes)
+        if key in self._entries:
+            self.nbytes -= self._entries.pop(key)[1]
+        if nbytes > self.max_bytes:
+            return
+        while self._entries and self.nbytes + nbytes > self.max_bytes:
+            self.nbytes -= self._entries.popitem(last=False)[1][1]
+        self._entries[key] = (value, nbytes)
+        self.nbytes += nbytes
+
+    def get_or_build(self, key: Hashable, build: Callable[[], tuple[object, int]]):
+        """The cached value of ``key``, else ``build()`` -> ``(value, nbytes)``, kept if it fits."""
+        entry = self._entries.get(key)
+        if entry is not None:
+            self._entries.move_to_end(key)
+            return entry[0]
+        value, nbytes = build()
+        self.put(key, value, nbytes)
+        return value
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.nbytes = 0
+
+
+#: the one cache of built PLDs (one-step and composed) and of operator grids
+CACHE = ByteBoundedCache(CACHE_BYTES)
+
+
+def _pmf_points(pmf) -> int:
+    return int(pmf.size)
+
+
+def _pld_points(pld: _pld.PrivacyLossDistribution) -> int:
+    pmfs = [pld._pmf_remove] if pld._symmetric else [pld._pmf_remove, pld._pmf_add]
+    return sum(_pmf_points(p) for p in pmfs)
+
+
+# ---------------------------------------------------------------------------------------------------
+# one-step hockey-stick curves, in closed form and vectorised (the pairs dp_accounting discretises)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _mixture_pair_delta(p: float, s: float, kind: str, eps: np.ndarray) -> np.ndarray:
+    """delta(eps) of dp_accounting's one-step pairs of the Poisson-subsampled Gaussian, noise N(0,1):
+
+    * "remove": ``P = (1-p) N(0,1) + p N(-s,1)`` against ``Q = N(0,1)``;
+    * "add": ``P = N(0,1)`` against ``Q = (1-p) N(0,1) + p N(s,1)``;
+    * "replace": ``P = (1-p) N(0,1) + p N(-s,1)`` against ``Q = (1-p) N(0,1) + p N(s,1)``.
+
+    The loss ``log(P/Q)(x)`` decreases in x, so ``delta = P(X <= x*) - e^eps Q(X <= x*)`` at the point
+    ``x* = -log(u*)/s`` where it equals eps (dp_accounting's ``get_delta_for_epsilon``, here in closed
+    form and vectorised). With ``u = e^{-s x}``, ``c = e^{-s^2/2}``, weights ``a`` (of P) and ``b`` (of Q)
+    on the shifted components, the loss is ``log((1-a) + a c u) - log((1-b) + b c/u)`` and ``u*`` solves
+    ``a c u^2 + ((1-a) - e^eps (1-b)) u - e^eps b c = 0``: linear for "remove" (``u* = (e^eps-1+p)/(p c)``,
+    amplification by subsampling, Balle, Barthe, Gaboardi 2018 Thm. 8) and "add"
+    (``u* = p c e^eps / (1 - (1-p) e^eps)``), the positive root for "replace". Where no ``x*`` exists the
+    curve is its limit: ``1 - e^eps`` ("remove", ``eps <= log(1-p)``), 0 ("add", ``eps >= -log(1-p)``).
+    Everything in log space.
+    """
+    if kind == "replace" and p == 1.0:  # N(-s) against N(s): the Gaussian mechanism G_{2s}
+        return np.exp(np.asarray(gdp_log_delta(2.0 * s, eps), dtype=float))
+    log_p = math.log(p)
+    log_1mp = math.log1p(-p) if p < 1.0 else -np.inf
+    half_s2 = 0.5 * s * s
+    if kind == "remove":
+        out = -np.expm1(np.minimum(eps, 0.0))  # the limit 1 - e^eps, kept where eps <= log(1-p)
+        inner = eps > log_1mp
+        e = eps[inner]
+        if p == 1.0:
+            ell = e
+        else:  # ell = log(1 + (e^eps - 1)/p), without overflow for large eps
+            big = e > 30.0
+            ell = np.empty(e.shape)
+            ell[~big] = np.log1p(np.expm1(e[~big]) / p)
+            ell[big] = e[big] - log_p + np.log1p(-(1.0 - p) * np.exp(-e[big]))
+        log_u = ell + half_s2
+        weights_p, weights_q = (log_1mp, log_p), (0.0, -np.inf)
+    elif kind == "add":
+        out = np.zeros(eps.shape)  # the limit 0, kept where eps >= -log(1-p)
+        inner = eps < -log_1mp
+        e = eps[inner]
+        log_f = np.log(-np.expm1(e + log_1mp)) if p < 1.0 else np.zeros(e.shape)  # log(1 - (1-p) e^eps)
+        log_u = e + log_p - half_s2 - log_f
+        weights_p, weights_q = (0.0, -np.inf), (log_1mp, log_p)
+    else:  # replace
+        out = np.empty(eps.shape)
+        inner = np.ones(eps.shape, dtype=bool)
+        e = eps
+        a = np.abs(e)
+        log_abs_expm1 = np.where(e > 0, a + np.log(-np.expm1(-a)), np.log(-np.expm1(-a)))  # log|e^eps - 1|
+        log_half_b = log_1mp + log_abs_expm1 - math.log(2.0) - (log_p - half_s2)  # log|A|, A = r(e^eps-1)/(2pc)
+        g = e - 2.0 * log_half_b  # log(e^eps / A^2)
+        t = np.logaddexp(0.0, 0.5 * np.logaddexp(0.0, g))  # log(1 + sqrt(1 + e^eps / A^2))
+        log_u = np.where(e > 0, log_half_b + t, e - log_half_b - t)  # A < 0: u* = e^eps / (|A| + sqrt(A^2 + e^eps))
+        log_u = np.where(e == 0, 0.0, log_u)
+        weights_p, weights_q = (log_1mp, log_p), (log_1mp, log_p)
+    x = -log_u / s
+    log_phi_x = special.log_ndtr(x)
+    log_cdf_p = np.logaddexp(weights_p[0] + log_phi_x, weights_p[1] + special.log_ndtr(x + s))
+    log_cdf_q = np.logaddexp(weights_q[0] + log_phi_x, weights_q[1] + special.log_ndtr(x - s))
+    with np.errstate(invalid="ignore"):  # x* = -inf (P(X <= x*) = 0) gives -inf - -inf: delta is 0 there
+        out[inner] = np.where(log_cdf_p == -np.inf, 0.0,
+                              np.exp(log_cdf_p) * -np.expm1(np.minimum(e + log_cdf_q - log_cdf_p, 0.0)))
+    return out
+
+
+def _step_grid(p: float, mu: float, kind: str, h: float) -> tuple[int, int]:
+    """Integer range ``[k_lo, k_hi]`` of the one-step loss grid ``k h`` (nothing is built).
+
+    ``kind`` "symmetric": ``[-eps_hi, eps_hi]`` with ``delta(eps_hi) <= e^-50``; "remove", "add", "replace":
+    dp_accounting's own connect-the-dots bounds (noise truncated at ``e^-50``), so grids are identical.
+    """
+    if kind == "symmetric":
+        with np.errstate(over="ignore"):
+            ell_hi = float(gdp_eps(mu, np.exp(_LOG_MASS_TRUNCATION)))
+            # eps_hi = log(1 + p (e^ell_hi - 1)), written to avoid overflow of e^ell_hi
+            eps_hi = ell_hi + float(np.log(p + (1.0 - p) * np.exp(-ell_hi)))
+        eps_hi = max(eps_hi, 2.0 * h)
+        if not (2.0 * eps_hi / h + 1.0 <= _MAX_GRID):
+            raise _too_large(mu, h, eps_hi)
+        k_hi = int(np.ceil(eps_hi / h))
+        return -k_hi, k_hi
+    sensitivity = mu / 2.0 if kind == "replace" else mu
+    with np.errstate(over="ignore"):
+        span = sensitivity * sensitivity / 2.0 + 8.0 * sensitivity  # about the loss range either side
+    if not span * 2.0 / h <= _MAX_GRID:
+        raise _too_large(mu, h, span)
+    adjacency = {"remove": _mechanism.AdjacencyType.REMOVE, "add": _mechanism.AdjacencyType.ADD,
+                 "replace": _mechanism.AdjacencyType.REPLACE}[kind]
+    bounds = _mechanism.GaussianPrivacyLoss(
+        1.0, sensitivity=sensitivity, log_mass_truncation_bound=_LOG_MASS_TRUNCATION, sampling_prob=p,
+        adjacency_type=adjacency).connect_dots_bounds()
+    k_lo, k_hi = math.floor(bounds.epsilon_lower / h), math.ceil(bounds.epsilon_upper / h)
+    if not k_hi - k_lo + 1 <= _MAX_GRID:
+        raise _too_large(mu, h, max(abs(bounds.epsilon_lower), abs(bounds.epsilon_upper)))
+    return k_lo, k_hi
+
+
+def _step_curve(p: float, mu: float, kind: str, eps: np.ndarray) -> np.ndarray:
+    """The hockey-stick curve of one step's pair on ``eps`` (see :func:`_step_grid` for ``kind``)."""
+    if kind == "symmetric":
+        return np.asarray(subsampled_gaussian_delta(p, mu, eps), dtype=float)
+    return _mixture_pair_delta(p, mu / 2.0 if kind == "replace" else mu, kind, eps)
+
+
+def _step_pmf(p: float, mu: float, kind: str, h: float):
+    """Pessimistic connect-the-dots PMF of one step (Doroshenko et al. 2022, Alg. 1, by dp_accounting)."""
+    k_lo, k_hi = _step_grid(p, mu, kind, h)
+    with np.errstate(all="ignore"):  # the curves handle their limits explicitly
+        deltas = np.clip(_step_curve(p, mu, kind, np.arange(k_lo, k_hi + 1) * h), 0.0, 1.0)
+    deltas = np.minimum.accumulate(deltas)  # exact curve is non-increasing; remove rounding ripples
+    return _pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(h, k_lo, k_hi, deltas)
+
+
+def _step_kinds(adjacency: str, p: float) -> tuple[str, ...]:
+    if adjacency == "symmetric":
+        return ("symmetric",)
+    if adjacency == "replace":
+        return ("replace",)
+    return ("remove",) if p == 1.0 else ("remove", "add")  # at p = 1 both orderings coincide
+
+
+def _one_step(p: float, mu: float, adjacency: str, h: float) -> _pld.PrivacyLossDistribution:
+    """The one-step PLD (cached in :data:`CACHE`); ``mu > 0``."""
+
+    def build():
+        pmfs = [_step_pmf(p, mu, kind, h) for kind in _step_kinds(adjacency, p)]
+        pld = _pld.PrivacyLossDistribution(*pmfs)
+        return pld, 8 * _pld_points(pld)
+
+    return CACHE.get_or_build(("step", p, mu, adjacency, h), build)
 
 
 def _too_large(mu: float, h: float, span: float) -> InputError:
@@ -63,14 +290,6 @@ def _too_large(mu: float, h: float, span: float) -> InputError:
     return InputError(
         f"mu={mu:g} is too large (the noise is too small) for an exact PLD: the privacy loss spans +-{span:.4g}",
         "mu")
-
-
-def _check_gaussian_grid(sensitivity: float, h: float, mu: float) -> None:
-    """Refuse before dp_accounting allocates: its Gaussian PLD spans about s^2/2 + 8 s either side."""
-    with np.errstate(over="ignore"):
-        span = sensitivity * sensitivity / 2.0 + 8.0 * sensitivity
-    if not span * 2.0 / h <= _MAX_DP_ACCOUNTING_GRID:
-        raise _too_large(mu, h, span)
 
 
 def symmetric_subsampled_gaussian_pld(
@@ -89,8 +308,9 @@ def symmetric_subsampled_gaussian_pld(
     p = validate.probability("p", p)
     mu = validate.nonnegative("mu", mu)
     h = _interval(value_discretization_interval)
-    with np.errstate(all="ignore"):  # overflow is handled: a too-wide loss is refused by the grid check
-        return _symmetric_pld(p, mu, h)
+    if mu == 0.0:
+        return _pld.identity(value_discretization_interval=h)
+    return _one_step(p, mu, "symmetric", h)
 
 
 def _interval(value) -> float:
@@ -99,25 +319,6 @@ def _interval(value) -> float:
     if h > 1.0:
         raise InputError(f"value_discretization_interval must be <= 1, got {value!r}", "value_discretization_interval")
     return h
-
-
-@functools.lru_cache(maxsize=32)
-def _symmetric_pld(p: float, mu: float, h: float) -> _pld.PrivacyLossDistribution:
-    if mu == 0.0:
-        return _pld.identity(value_discretization_interval=h)
-    with np.errstate(over="ignore"):
-        ell_hi = float(gdp_eps(mu, np.exp(-50.0)))
-        # eps_hi = log(1 + p (e^ell_hi - 1)), written to avoid overflow of e^ell_hi
-        eps_hi = ell_hi + float(np.log(p + (1.0 - p) * np.exp(-ell_hi)))
-    eps_hi = max(eps_hi, 2.0 * h)
-    if not (2.0 * eps_hi / h + 1.0 <= _MAX_GRID):
-        raise _too_large(mu, h, eps_hi)
-    k_hi = int(np.ceil(eps_hi / h))
-    k = np.arange(-k_hi, k_hi + 1)
-    deltas = np.asarray(subsampled_gaussian_delta(p, mu, k * h))
-    deltas = np.minimum.accumulate(deltas)  # exact curve is non-increasing; remove rounding ripples
-    pmf = _pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(h, -k_hi, k_hi, deltas)
-    return _pld.PrivacyLossDistribution(pmf)
 
 
 def subsampled_delta_limit(p: float, mu: float, steps: int, eps: float) -> float | None:
@@ -131,49 +332,84 @@ def subsampled_delta_limit(p: float, mu: float, steps: int, eps: float) -> float
     if not (eps >= 0.0 and mu > 0.0 and steps >= 1):
         return None
     limit = float(-np.expm1(steps * np.log1p(-p))) if p < 1.0 else 1.0
-    log_gap = np.log(steps) + float(norm.logcdf(-mu / 2.0)) + float(np.logaddexp(np.log(p), eps))
+    log_gap = np.log(steps) + float(special.log_ndtr(-mu / 2.0)) + float(np.logaddexp(np.log(p), eps))
     return limit if log_gap <= np.log(1e-16 * limit) else None
 
 
-@functools.lru_cache(maxsize=8)  # a composed PMF of T ~ 1e4 steps holds ~1e6 floats
-def _subsampled_gaussian(p: float, mu: float, steps: int, sampling: str, adjacency: str, h: float):
-    if mu == 0.0 or p == 0.0 or steps == 0:
-        return _pld.identity(value_discretization_interval=h)
-    if adjacency == "symmetric":
-        one = _symmetric_pld(p, mu, h)
-    elif adjacency == "add_remove":
-        _check_gaussian_grid(mu, h, mu)
-        if sampling != "poisson":
-            raise InputError("adjacency='add_remove' needs sampling='poisson' (fixed-size batches change size)", "adjacency")
-        one = _pld.from_gaussian_mechanism(
-            standard_deviation=1.0,
-            sensitivity=mu,
-            sampling_prob=p,
-            value_discretization_interval=h,
-            pessimistic_estimate=True,
-            neighboring_relation=_NeighborRel.ADD_OR_REMOVE_ONE,
-        )
-    else:  # replace
-        _check_gaussian_grid(mu / 2.0, h, mu)
-        one = _pld.from_gaussian_mechanism(
-            standard_deviation=1.0,
-            sensitivity=mu / 2.0,
-            sampling_prob=p,
-            value_discretization_interval=h,
-            pessimistic_estimate=True,
-            neighboring_relation=_NeighborRel.REPLACE_ONE,
-        )
-    return one if steps == 1 else one.self_compose(steps)
+# ---------------------------------------------------------------------------------------------------
+# size estimates and composed PLDs
+# ---------------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=64)
-def _gaussian(mu: float, h: float):
-    if mu == 0.0:
-        return _pld.identity(value_discretization_interval=h)
-    _check_gaussian_grid(mu, h, mu)
-    return _pld.from_gaussian_mechanism(
-        standard_deviation=1.0, sensitivity=mu, value_discretization_interval=h, pessimistic_estimate=True
-    )
+def _composed_points(pmf, steps: int) -> int:
+    """Estimated length of dp_accounting's ``self_compose(steps)`` of one dense ``pmf``.
+
+    dp_accounting keeps the range outside which the composed mass is below 1e-15 by a Chernoff bound; the
+    estimate is the Gaussian range of the sum with 1.5 times its width, plus two one-step widths (the
+    bound's slack at small T), capped by the exact support ``steps (n - 1) + 1``.
+    ``tests/privacy/test_pld_memory.py`` checks it against dp_accounting's own bound.
+    """
+    dense = pmf.to_dense_pmf()
+    probs = np.asarray(dense._probs, dtype=float)
+    n = probs.size
+    total = float(probs.sum())
+    if steps == 1 or n == 1 or total <= 0.0:
+        return n
+    k = np.arange(n, dtype=float)  # element-wise sums: a BLAS call costs more here (thread wake-up)
+    mean = float(np.sum(probs * k)) / total
+    var = max(float(np.sum(probs * (k - mean) ** 2)) / total, 0.0)
+    z = math.sqrt(2.0 * math.log(2.0 / _TAIL_TRUNCATION))
+    gaussian = 1.5 * 2.0 * z * math.sqrt(steps * var)
+    return int(min(steps * (n - 1) + 1, math.ceil(gaussian) + 2 * n))
+
+
+def composition_bytes(p: float, mu: float, T: int, adjacency: Adjacency = "add_remove",
+                      value_discretization_interval: float = DEFAULT_INTERVAL) -> int:
+    """Estimated peak bytes of building ``Composition.subsampled_gaussian(p, mu, T, adjacency=...)``.
+
+    Two stages, so that nothing large is ever built to find out: the one-step grid's size is a closed form
+    (refused beyond 4e6 points); the composed length follows from the one-step PMF's variance
+    (:func:`_composed_points`). 0 when nothing needs building (``mu = 0``, ``T = 0``) or it is cached.
+    """
+    p = validate.probability("p", p)
+    mu = validate.nonnegative("mu", mu)
+    T = validate.integer("T", T, low=0, high=_MAX_STEPS)
+    validate.choice("adjacency", adjacency, ("add_remove", "replace", "symmetric"))
+    h = _interval(value_discretization_interval)
+    if mu == 0.0 or T == 0 or ("composed", p, mu, T, adjacency, h) in CACHE:
+        return 0
+    return _composition_peak(p, mu, T, adjacency, h)
+
+
+def _composition_peak(p: float, mu: float, T: int, adjacency: str, h: float) -> int:
+    one = _one_step(p, mu, adjacency, h)
+    pmfs = [one._pmf_remove] if one._symmetric else [one._pmf_remove, one._pmf_add]
+    sizes = [_composed_points(pmf, T) for pmf in pmfs]
+    # pmfs are composed one after the other: the peak is the largest FFT plus what is already kept
+    return max(_FFT_BYTES_PER_POINT * s for s in sizes) + _CACHED_BYTES_PER_POINT * sum(sizes)
+
+
+def _composed(p: float, mu: float, T: int, adjacency: str, h: float) -> "_Curves":
+    """``T``-fold composition of the one-step PLD with its hockey-stick curves (cached in :data:`CACHE`)."""
+
+    def build():
+        peak = _composition_peak(p, mu, T, adjacency, h)
+        if peak > BUILD_BYTES:
+            raise InputError(
+                f"T={T} steps of mu={mu:g}, p={p:g} at value_discretization_interval={h:g} would need about "
+                f"{peak / 2**30:.2g} GiB to compose exactly (limit {BUILD_BYTES / 2**30:.2g} GiB); use fewer "
+                f"steps or a coarser interval", "T")
+        one = _one_step(p, mu, adjacency, h)
+        pld = one if T == 1 else one.self_compose(T)
+        curves = _Curves(pld)
+        return curves, curves.nbytes
+
+    return CACHE.get_or_build(("composed", p, mu, T, adjacency, h), build)
+
+
+def _gaussian(mu: float, h: float) -> "_Curves":
+    """``G_mu`` (``mu > 0``): the one-step PLD without subsampling, as dp_accounting builds it."""
+    return _composed(1.0, mu, 1, "add_remove", h)
 
 
 class _HockeyStick:
@@ -189,11 +425,11 @@ class _HockeyStick:
         dense = pmf.to_dense_pmf()
         # private fields of DensePLDPmf (dp_accounting 0.6): the grid and the masses
         h = dense._discretization
-        probs = np.asarray(dense._probs, dtype=float)
-        self.losses = (np.arange(probs.size) + dense._lower_loss) * h
+        self.probs = np.asarray(dense._probs, dtype=float)
+        self.losses = (np.arange(self.probs.size) + dense._lower_loss) * h
         self.infinity_mass = float(dense._infinity_mass)
-        self.upper = self.infinity_mass + np.cumsum(probs[::-1])[::-1]
-        self.lower = lfilter([1.0], [1.0, -np.exp(-h)], probs[::-1])[::-1]
+        self.upper = self.infinity_mass + np.cumsum(self.probs[::-1])[::-1]
+        self.lower = lfilter([1.0], [1.0, -np.exp(-h)], self.probs[::-1])[::-1]
 
     def delta(self, eps: np.ndarray) -> np.ndarray:
         i = np.searchsorted(self.losses, eps, side="left")
@@ -202,6 +438,35 @@ class _HockeyStick:
         ii = i[inside]
         out[inside] = self.upper[ii] - np.exp(eps[inside] - self.losses[ii]) * self.lower[ii]
         return np.clip(out, self.infinity_mass, 1.0)
+
+    def delta_with_gaussian(self, mu: float, eps: float) -> float:
+        """delta(eps) of this PLD composed with ``G_mu``: ``m + sum_i p_i delta_G(mu, eps - l_i)``.
+
+        The composed privacy loss is ``L + L_G`` with independent terms and ``L_G`` finite, so
+        ``E[(1 - e^{eps - L - L_G})_+] = sum_i p_i E[(1 - e^{eps - l_i - L_G})_+]`` plus the infinite mass:
+        the hockey-stick divergence of a product pair is the PLD's expectation of the Gaussian's
+        (Dong, Roth, Su 2022 Prop. B.1 / Bok et al. Def. 2.6 in PLD form). One vectorised pass over the
+        losses with ``|eps - l_i| < c = mu^2/2 + 12 mu``; beyond, ``delta_G(x) <= delta_G(c) < Phi(-12)``
+        (x >= c) and ``delta_G(x) = 1 - e^x + e^x delta_G(-x)`` (x <= -c, by the symmetry of G_mu) give
+        closed forms from the suffix sums, with ``delta_G(c)`` times the mass added so the result stays an
+        upper bound (off by less than 2e-33).
+        """
+        cut = 0.5 * mu * mu + 12.0 * mu
+        tail = float(np.exp(np.asarray(gdp_log_delta(mu, cut), dtype=float)))
+        n = self.losses.size
+        i_lo = int(np.searchsorted(self.losses, eps - cut, side="right"))  # l_i <= eps - c: x >= c
+        i_hi = int(np.searchsorted(self.losses, eps + cut, side="left"))  # l_i >= eps + c: x <= -c
+        total = self.infinity_mass + tail * float(np.sum(self.probs[:i_lo]))
+        if i_hi < n:  # sum_{i >= i_hi} p_i (1 - e^{eps - l_i}) + e^{eps - l_i} p_i delta_G(c)
+            high = (self.upper[i_hi] - self.infinity_mass) - np.exp(eps - self.losses[i_hi]) * self.lower[i_hi]
+            total += max(float(high), 0.0) + tail * float(self.upper[i_hi] - self.infinity_mass)
+        chunk = 1 << 20
+        for start in range(i_lo, i_hi, chunk):
+            stop = min(start + chunk, i_hi)
+            w = self.probs[start:stop]
+            x = eps - self.losses[start:stop]
+            total += float(np.sum(w * np.exp(np.asarray(gdp_log_delta(mu, x), dtype=float))))
+        return min(total, 1.0)
 
     def eps(self, delta: float) -> float:
         if self.infinity_mass > delta:
@@ -216,20 +481,34 @@ class _HockeyStick:
         return max(float(e), 0.0)
 
 
+class _Curves:
+    """A built PLD with the hockey-stick curves of its PMFs (what the cache keeps)."""
+
+    __slots__ = ("pld", "curves", "nbytes")
+
+    def __init__(self, pld: _pld.PrivacyLossDistribution):
+        self.pld = pld
+        pmfs = [pld._pmf_remove] if pld._symmetric else [pld._pmf_remove, pld._pmf_add]
+        self.curves = [_HockeyStick(pmf) for pmf in pmfs]
+        self.nbytes = sum(_CACHED_BYTES_PER_POINT * c.probs.size for c in self.curves)
+
+
 class Composition:
     """An exactly composed privacy guarantee (pessimistic PLD), with delta(eps), eps(delta), tradeoff.
 
     Build with :meth:`gaussian` or :meth:`subsampled_gaussian`, combine with :meth:`compose`
-    (adaptive composition of the two guarantees, DRS22 Thm. 4 / Bok et al. Def. 2.6).
+    (adaptive composition of the two guarantees, DRS22 Thm. 4 / Bok et al. Def. 2.6), or compose a last
+    Gaussian step analytically with :meth:`delta_with_gaussian`.
     """
 
     __slots__ = ("_pld", "interval", "description", "_curves")
 
-    def __init__(self, pld: _pld.PrivacyLossDistribution, interval: float, description: str):
+    def __init__(self, pld: _pld.PrivacyLossDistribution, interval: float, description: str,
+                 _curves: _Curves | None = None):
         self._pld = pld
         self.interval = interval
         self.description = description
-        self._curves: list[_HockeyStick] | None = None
+        self._curves = _curves
 
     @property
     def pld(self) -> _pld.PrivacyLossDistribution:
@@ -238,10 +517,8 @@ class Composition:
 
     def _hockey_sticks(self) -> list[_HockeyStick]:
         if self._curves is None:
-            pld = self._pld
-            pmfs = [pld._pmf_remove] if pld._symmetric else [pld._pmf_remove, pld._pmf_add]
-            self._curves = [_HockeyStick(pmf) for pmf in pmfs]
-        return self._curves
+            self._curves = _Curves(self._pld)
+        return self._curves.curves
 
     def __repr__(self) -> str:
         return f"Composition({self.description})"
@@ -253,7 +530,10 @@ class Composition:
         """``G_mu``: the Gaussian mechanism with sensitivity/noise ratio ``mu >= 0`` (DRS22 Thm. 2)."""
         mu = validate.nonnegative("mu", mu)
         h = _interval(value_discretization_interval)
-        return cls(_gaussian(mu, h), h, f"G_{mu:g}")
+        if mu == 0.0:
+            return cls(_pld.identity(value_discretization_interval=h), h, "G_0")
+        built = _gaussian(mu, h)
+        return cls(built.pld, h, f"G_{mu:g}", built)
 
     @classmethod
     def subsampled_gaussian(
@@ -269,6 +549,7 @@ class Composition:
 
         ``p`` in (0, 1], ``mu >= 0``, integer ``T >= 0``; ``sampling`` "poisson" or "uniform";
         ``adjacency`` "add_remove" (Poisson only), "replace" or "symmetric" (see module docstring).
+        A composition whose estimated build exceeds :data:`BUILD_BYTES` is refused (InputError naming ``T``).
         """
         p = validate.probability("p", p)
         mu = validate.nonnegative("mu", mu)
@@ -279,19 +560,31 @@ class Composition:
         if adjacency == "add_remove" and sampling != "poisson":
             raise InputError("adjacency='add_remove' needs sampling='poisson' (fixed-size batches change size)", "adjacency")
         h = _interval(value_discretization_interval)
-        pld = _subsampled_gaussian(p, mu, T, sampling, adjacency, h)
-        return cls(pld, h, f"{sampling}-subsampled G_{mu:g} (p={p:g}, {adjacency})^{T}")
+        description = f"{sampling}-subsampled G_{mu:g} (p={p:g}, {adjacency})^{T}"
+        if mu == 0.0 or T == 0:
+            return cls(_pld.identity(value_discretization_interval=h), h, description)
+        with np.errstate(all="ignore"):  # overflow is handled: a too-wide loss is refused by the grid check
+            built = _composed(p, mu, T, adjacency, h)
+        return cls(built.pld, h, description, built)
 
     # ---- algebra ------------------------------------------------------------------------------------
 
     def compose(self, other: "Composition") -> "Composition":
-        """The composition of the two guarantees (same discretisation interval required)."""
+        """The composition of the two guarantees (same discretisation interval required).
+
+        Refused (InputError naming ``other``) when the FFT would exceed :data:`BUILD_BYTES`; a Gaussian
+        last step needs no grid at all through :meth:`delta_with_gaussian`.
+        """
         if not isinstance(other, Composition):
             raise InputError(f"other must be a Composition, got {type(other).__name__}", "other")
         if other.interval != self.interval:
             raise InputError(
                 f"other has value_discretization_interval {other.interval:g}, expected {self.interval:g}", "other"
             )
+        points = _pld_points(self._pld) + _pld_points(other._pld)
+        if _FFT_BYTES_PER_POINT * points > BUILD_BYTES:
+            raise InputError(f"composing PLDs of {points} points in all would need more than "
+                             f"{BUILD_BYTES / 2**30:.2g} GiB", "other")
         return Composition(self._pld.compose(other._pld), self.interval, f"{self.description} ⊗ {other.description}")
 
     # ---- queries ------------------------------------------------------------------------------------
@@ -303,6 +596,28 @@ class Composition:
         flat = eps.ravel()
         values = np.maximum.reduce([c.delta(flat) for c in self._hockey_sticks()])
         return _result(np.clip(values, 0.0, 1.0).reshape(eps.shape))
+
+    @_numeric
+    def delta_with_gaussian(self, mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
+        """Upper bound on delta(eps) of this guarantee composed with ``G_mu`` (``mu >= 0``, any real eps).
+
+        Computed analytically: for each ordering, ``m + sum_i p_i delta_G(mu, eps - l_i)`` over the PLD's
+        losses ``l_i`` with masses ``p_i`` and infinite mass ``m`` (the PLD is pessimistic and ``G_mu``
+        exact, so the result bounds the true composition from above, more tightly than a discretised
+        Gaussian). No grid is built for ``G_mu``, however large ``mu``. Bok et al. 2024 Thms 4.9, 4.10.
+        """
+        mu = validate.array("mu", mu, low=0.0)
+        eps = validate.array("eps", eps, finite=False)
+        mu, eps = np.broadcast_arrays(mu, eps)
+        flat_mu, flat_eps = mu.ravel(), eps.ravel()
+        curves = self._hockey_sticks()
+        out = np.empty(flat_mu.shape)
+        for j, (m, e) in enumerate(zip(flat_mu, flat_eps)):
+            if m == 0.0:
+                out[j] = max(float(c.delta(np.array([e]))[0]) for c in curves)
+            else:
+                out[j] = max(c.delta_with_gaussian(float(m), float(e)) for c in curves)
+        return _result(np.clip(out, 0.0, 1.0).reshape(mu.shape))
 
     @_numeric
     def eps(self, delta: ArrayLike) -> np.ndarray | float:
