@@ -5,13 +5,19 @@
    scaled to 1e5, and both answers are compared on that subset.
 2. ``sampled_gaussian_rdp`` for 1e3 (q, sigma) pairs x 64 orders (48 integer, 16 fractional): time per
    value, split by integer (binomial series) and fractional (quadrature) orders.
-3. ``Composition``: building and querying C_p(G_mu)^{⊗T} and Poisson add/remove for T = 1000.
+3. Fractional orders (issue 12): one batched quadrature over 20,480 (q, sigma, alpha) points shaped like
+   ``altschuler2022/thm3.1``'s (add direction, q in [1e-3, 0.17], sigma in [0.4, 1e5] log-uniform,
+   40 orders in (1, 220]) against the one-point path (now the fallback) on a subset, scaled, with the
+   largest difference; with ``--against FILE`` (an older rdp.py, e.g. ``git show faf6400:verify/privacy/rdp.py``)
+   also against that file's ``sampled_gaussian_rdp`` on all the points.
+4. ``Composition``: building and querying C_p(G_mu)^{⊗T} and Poisson add/remove for T = 1000.
 
 All random inputs come from ``numpy.random.default_rng(SEED)``.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -76,6 +82,40 @@ def bench_sgm_rdp(rng: np.random.Generator) -> None:
     print(f"  {'add direction (quadr.)':24s} {t:8.3f} s  {t / values.size * 1e6:9.1f} us/value  ({values.size} values)")
 
 
+def bench_fractional_batch(rng: np.random.Generator) -> None:
+    from verify.privacy import rdp
+
+    n, n_loop = 20_480, 1_024
+    q = 10 ** rng.uniform(-3, np.log10(1 / 6), n)
+    sigma = 10 ** rng.uniform(np.log10(0.4), 5, n)
+    alpha = rng.choice(1 + np.geomspace(0.036, 219, 40), n)
+    t0 = time.perf_counter()
+    batch = sampled_gaussian_rdp(q, sigma, alpha, direction="add")
+    t_batch = time.perf_counter() - t0
+    idx = rng.choice(n, n_loop, replace=False)
+    t0 = time.perf_counter()
+    one = np.array([rdp._sgm_rdp_one(q[i], sigma[i], alpha[i], "add") for i in idx])
+    t_one = (time.perf_counter() - t0) * n / n_loop
+    one = np.minimum(one, -np.log1p(-q[idx]))
+    err = np.max(np.abs(batch[idx] - one) / one)
+    print(f"fractional-order RDP (add direction), {n} points like altschuler2022/thm3.1's")
+    print(f"  batched quadrature   {t_batch:8.3f} s  ({t_batch / n * 1e6:.1f} us/value)")
+    print(f"  one point at a time  {t_one:8.3f} s  (timed on {n_loop} points, scaled)")
+    print(f"  speed-up             {t_one / t_batch:8.1f} x   max rel. difference {err:.1e}")
+    if "--against" in sys.argv:
+        import importlib.util
+
+        path = sys.argv[sys.argv.index("--against") + 1]
+        spec = importlib.util.spec_from_file_location("rdp_against", path)
+        older = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(older)
+        t0 = time.perf_counter()
+        ref = older.sampled_gaussian_rdp(q, sigma, alpha, direction="add")
+        t_old = time.perf_counter() - t0
+        print(f"  {path}: {t_old:8.3f} s, {t_old / t_batch:.1f} x the batch; "
+              f"max rel. difference {np.max(np.abs(batch - ref) / ref):.1e}")
+
+
 def bench_pld() -> None:
     print("Composition (pessimistic PLD, interval 1e-4), T = 1000")
     for adjacency in ["add_remove", "replace", "symmetric"]:
@@ -99,6 +139,8 @@ def main() -> None:
     bench_gdp_eps(rng)
     print()
     bench_sgm_rdp(rng)
+    print()
+    bench_fractional_batch(rng)
     print()
     bench_pld()
 

@@ -205,15 +205,16 @@ class Theorem:
 
     @functools.cached_property
     def _compiled(self):
-        return sp.lambdify(self._argument_symbols, self.bound, modules=lambdify_modules(), cse=True)
+        return sp.lambdify(self._argument_symbols, numeric_form(self.bound), modules=lambdify_modules(), cse=True)
 
     @functools.cached_property
     def _compiled_assumptions(self):
         syms = tuple(SYMBOLS[p] for p in self.parameters)
         return [(a, sp.lambdify(syms, a.relation, modules="numpy")) for a in self.assumptions]
 
-    def coerce(self, params: Mapping[str, object]) -> dict[str, np.ndarray]:
-        """Check names, values and domains of ``params``; return them as broadcast float arrays."""
+    def _checked(self, params: Mapping[str, object]) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
+        """Check names, values and domains of ``params``: float arrays as given (not broadcast), and the
+        broadcast shape."""
         missing = [p for p in self.parameters if p not in params]
         if missing:
             raise InputError(f"missing parameter(s) {', '.join(missing)} (needs {', '.join(self.parameters)})",
@@ -234,13 +235,18 @@ class Theorem:
         if record.check_parameter is not None:
             record.check_parameter(arrays[record.parameter], self.id)
         try:
-            broadcast = np.broadcast_arrays(*arrays.values())
+            shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
         except ValueError as exc:
             raise InputError(f"parameter shapes do not broadcast: {exc}", None, self.id) from None
-        return dict(zip(arrays, broadcast))
+        return arrays, shape
+
+    def coerce(self, params: Mapping[str, object]) -> dict[str, np.ndarray]:
+        """Check names, values and domains of ``params``; return them as broadcast float arrays."""
+        arrays, _ = self._checked(params)
+        return dict(zip(arrays, np.broadcast_arrays(*arrays.values())))
 
     def violated_assumptions(self, params: Mapping[str, np.ndarray]) -> list[Assumption]:
-        """The assumptions that fail at some point of ``params`` (already coerced)."""
+        """The assumptions that fail at some point of ``params`` (already coerced, or checked)."""
         args = [params[p] for p in self.parameters]
         bad = []
         with np.errstate(all="ignore"):
@@ -255,22 +261,29 @@ class Theorem:
         Raises ``ValueError`` naming the parameter for a missing, unknown, NaN or out-of-domain value,
         and naming the assumption when one fails (unless ``allow_outside_assumptions``).
         """
-        values = self.coerce(params)
+        # not broadcast: a scalar parameter stays a 0-d array (the same ufunc loops and values, fewer full
+        # passes); not a numpy scalar, whose arithmetic is libm's rather than numpy's loops (other ulps)
+        values, shape = self._checked(params)
         if not allow_outside_assumptions:
             bad = self.violated_assumptions(values)
             if bad:
                 raise InputError(f"assumption violated: {bad[0]}", None, self.id)
-        result = self._evaluate_coerced(values)
+        result = self._evaluate_coerced(values, shape)
         return result[()] if result.ndim == 0 else result
 
-    def _evaluate_coerced(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
+    def _evaluate_coerced(self, values: Mapping[str, np.ndarray], shape: tuple[int, ...] | None = None) -> np.ndarray:
         args = [values[p] for p in self.parameters]
+        if shape is None:
+            shape = np.broadcast_shapes(*(np.shape(a) for a in args)) if args else ()
         with np.errstate(all="ignore"):
             if not self.free:
                 out = np.asarray(self._compiled(*args), dtype=float)
-                return np.broadcast_to(out, np.broadcast_shapes(*(a.shape for a in args))).copy() \
-                    if args else out
-            return self._optimise(args)
+                if not args:
+                    return out
+                if out.shape == shape and not any(np.may_share_memory(out, a) for a in args):
+                    return out  # a fresh array of the full shape already
+                return np.broadcast_to(out, shape).copy()
+            return self._optimise([np.asarray(a) for a in args])
 
     def _optimise(self, args: list[np.ndarray]) -> np.ndarray:
         """Minimise (upper bounds) or maximise (lower bounds) over the free parameters on a grid."""
@@ -361,6 +374,31 @@ def _grid(f: FreeParameter, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray,
     ok = (values > lo_e) if f.open_lo else (values >= lo_e)
     ok &= (values < hi_e) if f.open_hi else (values <= hi_e)
     return values, ok
+
+
+def _merged_roots(product: sp.Mul) -> sp.Expr:
+    roots, rest = [], []
+    for factor in product.args:
+        if (isinstance(factor, sp.Pow) and factor.exp in (sp.S.Half, -sp.S.Half)
+                and factor.base.is_nonnegative is True):
+            roots.append(factor.base if factor.exp > 0 else sp.Pow(factor.base, -1, evaluate=False))
+        else:
+            rest.append(factor)
+    if len(roots) < 2:
+        return product
+    return sp.Mul(*rest, sp.Pow(sp.Mul(*roots, evaluate=False), sp.S.Half, evaluate=False), evaluate=False)
+
+
+def numeric_form(expr: sp.Expr) -> sp.Expr:
+    """The bound as :meth:`Theorem.evaluate` computes it: in every product, the square roots of radicands
+    sympy proves non-negative merged into one (``sqrt(a) sqrt(b) / sqrt(c)`` -> ``sqrt(a b / c)``), one
+    square root and one array pass fewer each.
+
+    Values move by a few ulps at most (tests/test_theorem_numeric.py asserts 4 ulps on every rewritten record),
+    and a NaN stays a NaN: where the radicands are numbers they are >= 0, and 0/0, inf/inf and 0 inf give
+    NaN in both forms. Not a simplification: nothing else is rewritten.
+    """
+    return expr.replace(lambda e: isinstance(e, sp.Mul), _merged_roots) if isinstance(expr, sp.Basic) else expr
 
 
 def theorems_in(namespace: Mapping[str, object]) -> list[Theorem]:

@@ -8,34 +8,51 @@ stderr naming the problem; 3 an internal error (a bug: one line saying what to r
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from typing import Callable, Sequence
 
 import verify
-from verify.commands import account, audit, registry, report, verification
 from verify.commands.options import Parser, UsageError
 from verify.errors import InputError
 
-#: name -> (help, add_arguments, run)
+
+def _late(module: str, function: str) -> Callable:
+    """``verify.commands.<module>.<function>``, imported on the first call: a subcommand's module loads
+    sympy, the registry or the check engine, which ``verify --help`` and the other subcommands never need."""
+
+    def call(*args):
+        return getattr(importlib.import_module(f"verify.commands.{module}"), function)(*args)
+
+    call.__name__ = call.__qualname__ = function
+    return call
+
+
+#: name -> (help, add_arguments, run); each subcommand's module is imported only when that subcommand runs
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
-    "list": ("list the registered theorems", registry.add_list_arguments, registry.run_list),
+    "list": ("list the registered theorems", _late("registry", "add_list_arguments"), _late("registry", "run_list")),
     "show": ("show one theorem: both forms of the bound, assumptions, claims, errata",
-             registry.add_show_arguments, registry.run_show),
-    "eval": ("evaluate a theorem's bound at given parameters", registry.add_eval_arguments, registry.run_eval),
-    "run": ("run the verification suite", verification.add_run_arguments, verification.run),
-    "check": (verification.CHECK_HELP, verification.add_check_arguments, verification.check),
-    "audit": ("empirical privacy audit by simulation", audit.add_arguments, audit.run),
-    "report": ("write a tightness report", report.add_arguments, report.run),
-    "account": ("best valid bound for a training run", account.add_account_arguments, account.run_account),
-    "calibrate": ("smallest noise meeting a privacy target", account.add_calibrate_arguments,
-                  account.run_calibrate),
+             _late("registry", "add_show_arguments"), _late("registry", "run_show")),
+    "eval": ("evaluate a theorem's bound at given parameters", _late("registry", "add_eval_arguments"),
+             _late("registry", "run_eval")),
+    "run": ("run the verification suite", _late("verification", "add_run_arguments"), _late("verification", "run")),
+    "check": ("check the theorems of a user file; the file is imported, i.e. its code is executed "
+              "(check only files you trust)",
+              _late("verification", "add_check_arguments"), _late("verification", "check")),
+    "audit": ("empirical privacy audit by simulation", _late("audit", "add_arguments"), _late("audit", "run")),
+    "report": ("write a tightness report", _late("report", "add_arguments"), _late("report", "run")),
+    "account": ("best valid bound for a training run", _late("account", "add_account_arguments"),
+                _late("account", "run_account")),
+    "calibrate": ("smallest noise meeting a privacy target", _late("account", "add_calibrate_arguments"),
+                  _late("account", "run_calibrate")),
 }
 
 EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 2, 3, 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that subcommand's arguments are added (its module imported)."""
     parser = Parser(prog="verify",
                     description="Check privacy theorems of noisy gradient methods against exact references.",
                     epilog="Exit status: 0 success (nothing unexpected violated), 1 a violation was found, "
@@ -43,7 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"verify {verify.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name, (help_text, add, _) in COMMANDS.items():
-        add(sub.add_parser(name, help=help_text, description=help_text))
+        subparser = sub.add_parser(name, help=help_text, description=help_text)
+        if command is None or command == name:
+            add(subparser)
     return parser
 
 
@@ -60,9 +79,15 @@ def _one_line(text: str) -> str:
     return lines[0] if lines else ""
 
 
+def _command_in(argv: Sequence[str]) -> str:
+    """The subcommand's name: the first word that is not an option (the top level has no valued options)."""
+    return next((word for word in argv if not word.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        parser = build_parser(_command_in(argv))
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()

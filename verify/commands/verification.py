@@ -84,10 +84,6 @@ def run(args: argparse.Namespace) -> int:
 # verify check
 # ---------------------------------------------------------------------------------------------------
 
-CHECK_HELP = ("check the theorems of a user file; the file is imported, i.e. its code is executed "
-              "(check only files you trust)")
-
-
 def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a Python file with module-level Theorem records (it is imported: its code runs)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
@@ -118,4 +114,4 @@ def _check_json(v: Verdict) -> dict:
                             for o in full["obligations"]]}
 
 
-__all__ = ["CHECK_HELP", "add_check_arguments", "add_run_arguments", "check", "run"]
+__all__ = ["add_check_arguments", "add_run_arguments", "check", "run"]

@@ -10,6 +10,9 @@ warning) and cites the statement it implements:
 * :mod:`.fdp` — ``f_{eps,delta}``, tradeoff -> delta by convex duality, the subsampling operator ``C_p``.
 * :mod:`.pld` — exact (pessimistic) composition of subsampled Gaussians via ``dp_accounting``.
 * :mod:`.clt` — CLT approximations (Bu et al.; Bok et al.).
+
+:mod:`.pld` is imported on first use of its names: ``dp_accounting`` loads scipy.signal and scipy.stats
+(0.7 s), which the registry and ``verify list`` never need.
 """
 
 from verify.privacy.clt import clt_mu_poisson, clt_mu_symmetric, clt_mu_uniform
@@ -33,7 +36,6 @@ from verify.privacy.gaussian import (
     tradeoff_gaussian,
     tradeoff_gaussian_inverse,
 )
-from verify.privacy.pld import Composition, symmetric_subsampled_gaussian_pld
 from verify.privacy.rdp import (
     at22_alpha_star,
     at22_S,
@@ -74,3 +76,11 @@ __all__ = [
     "tradeoff_gaussian",
     "tradeoff_gaussian_inverse",
 ]
+
+
+def __getattr__(name: str):
+    if name in ("Composition", "symmetric_subsampled_gaussian_pld"):
+        from verify.privacy import pld
+
+        return getattr(pld, name)
+    raise AttributeError(f"module 'verify.privacy' has no attribute {name!r}")

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.stats import norm
 
 from verify import validate
 from verify.errors import InputError
-from verify.privacy.gaussian import _numeric, _result
+from verify.privacy.gaussian import _norm_cdf, _numeric, _result
 
 __all__ = ["clt_mu_poisson", "clt_mu_symmetric", "clt_mu_uniform"]
 
@@ -62,10 +61,10 @@ def _log_F(m: np.ndarray) -> np.ndarray:
         out[small] = np.log(np.sum(_F_SERIES[:, None] * powers, axis=0))
     mid = (~small) & (m <= 5.0)
     mm = m[mid]
-    out[mid] = np.log(np.exp(mm * mm) * norm.cdf(1.5 * mm) + 3.0 * norm.cdf(-0.5 * mm) - 2.0)
+    out[mid] = np.log(np.exp(mm * mm) * _norm_cdf(1.5 * mm) + 3.0 * _norm_cdf(-0.5 * mm) - 2.0)
     big = m > 5.0
     mb = m[big]
-    out[big] = mb * mb + np.log(norm.cdf(1.5 * mb) + (3.0 * norm.cdf(-0.5 * mb) - 2.0) * np.exp(-mb * mb))
+    out[big] = mb * mb + np.log(_norm_cdf(1.5 * mb) + (3.0 * _norm_cdf(-0.5 * mb) - 2.0) * np.exp(-mb * mb))
     return out
 
 

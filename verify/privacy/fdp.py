@@ -15,12 +15,11 @@ from typing import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize
-from scipy.stats import norm
 
 from verify import validate
 from verify.errors import InputError
-from verify.privacy.gaussian import _numeric, _result, gdp_log_delta, tradeoff_gaussian
+from verify.privacy.gaussian import (_norm_cdf, _norm_logsf, _norm_ppf, _norm_sf, _numeric, _result, gdp_log_delta,
+                                     tradeoff_gaussian)
 
 __all__ = [
     "tradeoff_eps_delta",
@@ -103,6 +102,8 @@ def delta_from_tradeoff(f: Callable[[np.ndarray], np.ndarray], eps: ArrayLike, g
     in ``a``: the maximum over ``grid`` (default :data:`DEFAULT_GRID`) is refined by bounded Brent on the
     neighbouring grid cells. ``eps`` is any real (array allowed); result in [0, 1].
     """
+    from scipy import optimize  # here: 0.1 s of import that the registry never needs
+
     eps = validate.array("eps", eps)
     a = _grid(grid)
     fa = _evaluate_tradeoff(f, a)
@@ -139,17 +140,17 @@ def _fp_inverse_gaussian(a: np.ndarray, p: np.ndarray, mu: np.ndarray) -> np.nda
     """
     with np.errstate(divide="ignore"):
         log_target = np.log1p(-a)
-    lo = norm.ppf(a)
+    lo = _norm_ppf(a)
     hi = lo + mu
     with np.errstate(divide="ignore"):
         lq, lp = np.log1p(-p), np.log(p)
     for _ in range(120):
         mid = 0.5 * (lo + hi)
-        val = np.logaddexp(lq + norm.logsf(mid), lp + norm.logsf(mid - mu))
+        val = np.logaddexp(lq + _norm_logsf(mid), lp + _norm_logsf(mid - mu))
         above = val > log_target  # the left side decreases in c
         lo = np.where(above, mid, lo)
         hi = np.where(above, hi, mid)
-    return norm.sf(0.5 * (lo + hi))
+    return _norm_sf(0.5 * (lo + hi))
 
 
 @_numeric
@@ -164,8 +165,8 @@ def subsampled_gaussian_tradeoff(a: ArrayLike, p: ArrayLike, mu: ArrayLike) -> n
     p = validate.array("p", p, low=0.0, high=1.0)
     mu = validate.array("mu", mu, low=0.0)
     a, p, mu = np.broadcast_arrays(a, p, mu)
-    x_star = norm.cdf(-mu / 2.0)
-    y_star = p * x_star + (1.0 - p) * norm.cdf(mu / 2.0)
+    x_star = _norm_cdf(-mu / 2.0)
+    y_star = p * x_star + (1.0 - p) * _norm_cdf(mu / 2.0)
     out = np.empty(a.shape)
     left = a <= x_star
     out[left] = p[left] * np.asarray(tradeoff_gaussian(a[left], mu[left])) + (1.0 - p[left]) * (1.0 - a[left])

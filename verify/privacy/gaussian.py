@@ -20,7 +20,6 @@ import inspect
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
-from scipy.stats import norm
 
 from verify import validate
 from verify.errors import InputError
@@ -37,6 +36,36 @@ __all__ = [
     "gaussian_mechanism_delta",
     "gaussian_mechanism_eps",
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# the standard normal
+# --------------------------------------------------------------------------------------------------
+
+# Through scipy.special, not scipy.stats (0.6 s of import): scipy.stats' ``norm`` evaluates exactly these
+# expressions (scipy/stats/_continuous_distns.py, ``_norm_cdf`` ... ``_norm_isf``), so values are bitwise
+# the same (tests/privacy/test_normal.py).
+_SQRT_2PI = np.sqrt(2 * np.pi)
+_norm_cdf = special.ndtr
+_norm_logcdf = special.log_ndtr
+_norm_ppf = special.ndtri
+
+
+def _norm_pdf(x):
+    with np.errstate(over="ignore"):  # x**2 = inf gives the right 0
+        return np.exp(-x**2 / 2.0) / _SQRT_2PI
+
+
+def _norm_sf(x):
+    return special.ndtr(-x)
+
+
+def _norm_logsf(x):
+    return special.log_ndtr(-x)
+
+
+def _norm_isf(p):
+    return -special.ndtri(p) + 0.0  # + loc, as scipy.stats: isf(1/2) is 0.0, not -0.0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -98,7 +127,7 @@ def tradeoff_gaussian(a: ArrayLike, mu: ArrayLike) -> np.ndarray | float:
     """
     a = validate.array("a", a, low=0.0, high=1.0)
     mu = validate.array("mu", mu, low=0.0)
-    return _result(norm.cdf(norm.isf(a) - mu))
+    return _result(_norm_cdf(_norm_isf(a) - mu))
 
 
 @_numeric
@@ -181,17 +210,17 @@ def _gdp_log_delta_unguarded(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
     pos = a >= 5.0
     # a >= 5: Phi(a) ~ 1 and e^eps Phi(a - mu) < Phi(a)(1 - Phi(-5)): the direct difference is well conditioned
     ap, mp, ep = a[pos], mu[pos], eps[pos]
-    log_d = ep + norm.logcdf(ap - mp) - norm.logcdf(ap)  # log(e^eps Phi(a - mu) / Phi(a)) < 0
+    log_d = ep + _norm_logcdf(ap - mp) - _norm_logcdf(ap)  # log(e^eps Phi(a - mu) / Phi(a)) < 0
     # delta near 1: log delta = log1p(-(Phi(-a) + e^eps Phi(a - mu))), both terms relative-accurate
-    near_one = np.exp(norm.logcdf(-ap)) + np.exp(ep + norm.logcdf(ap - mp))
+    near_one = np.exp(_norm_logcdf(-ap)) + np.exp(ep + _norm_logcdf(ap - mp))
     # else log(Phi(a) (1 - d)) with 1 - d = -expm1(log d): keeps eps ~ -1e-45 (delta ~ 1 - e^eps)
     out[pos] = np.where(near_one < 0.5, np.log1p(-np.minimum(near_one, 0.5)),
-                        norm.logcdf(ap) + np.log(-np.expm1(np.minimum(log_d, 0.0))))
+                        _norm_logcdf(ap) + np.log(-np.expm1(np.minimum(log_d, 0.0))))
     # otherwise, with x = -a/sqrt2: Phi(a) = erfcx(x) e^{-x^2}/2 and e^eps Phi(a - mu) = erfcx(x + mu/sqrt2) e^{-x^2}/2
     an, mn = a[~pos], mu[~pos]
     x = -an / np.sqrt(2.0)
     ratio = _log_erfcx_ratio(x, mn / np.sqrt(2.0))  # log(e^eps Phi(b) / Phi(a)) < 0
-    out[~pos] = norm.logcdf(an) + np.log(-np.expm1(ratio))
+    out[~pos] = _norm_logcdf(an) + np.log(-np.expm1(ratio))
     return out
 
 
@@ -208,7 +237,7 @@ def _gdp_log_delta_small_mu(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
     out[huge] = -np.inf
     mid = ~below & (t <= 30.0)
     tm = t[mid]
-    out[mid] = np.log(mu[mid]) + np.log(norm.pdf(tm) - tm * norm.sf(tm)) + eps[mid] / 2.0
+    out[mid] = np.log(mu[mid]) + np.log(_norm_pdf(tm) - tm * _norm_sf(tm)) + eps[mid] / 2.0
     big = (t > 30.0) & ~huge  # phi(t) - t Phi(-t) = phi(t) (t^-2 - 3 t^-4 + 15 t^-6 - ...)
     tb = t[big]
     u = (1.0 / tb) / tb
@@ -272,7 +301,7 @@ def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     m, lt = mu[need], log_target[need]
     lo = np.zeros(m.shape)
     with np.errstate(over="ignore"):
-        hi = m * (m / 2.0 + norm.isf(delta[need]))
+        hi = m * (m / 2.0 + _norm_isf(delta[need]))
     if not np.isfinite(hi).all():  # eps ~ mu^2/2 itself overflows
         raise InputError(f"mu={m[~np.isfinite(hi)][0]:g} is too large: eps(delta) exceeds the float range", "mu")
     x = 0.5 * (lo + hi)
@@ -283,7 +312,7 @@ def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
         lo_a = np.where(g > 0, xa, lo[active])
         hi_a = np.where(g > 0, hi[active], xa)
         # d/deps log delta = -e^eps Phi(-eps/mu - mu/2) / delta
-        slope = -np.exp(xa + norm.logcdf(-xa / ma - ma / 2.0) - (g + la))
+        slope = -np.exp(xa + _norm_logcdf(-xa / ma - ma / 2.0) - (g + la))
         with np.errstate(divide="ignore", invalid="ignore"):
             newton = xa - g / slope
         ok = np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)

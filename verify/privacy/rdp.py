@@ -20,7 +20,9 @@ Both directions are ``log E_{x~N(0,s^2)}[(1 + u(x))^lam] / (alpha - 1)`` with
 We always compute ``E[(1+u)^lam] - 1 = E[(1+u)^lam - 1 - lam u] >= 0`` so that tiny divergences keep full
 relative precision: for integer orders (remove) by the binomial series
 ``sum_{k>=2} C(alpha,k) (1-q)^(alpha-k) q^k expm1((k^2-k)/(2 s^2))`` (all terms positive, log-sum-exp),
-otherwise by composite Gauss-Legendre quadrature of a non-negative integrand in log space.
+otherwise by composite Gauss-Legendre quadrature of a non-negative integrand in log space, batched over
+all points at once (:func:`_log_quadrature_excess_batch`: a coarse rule checked by an embedded one, then
+the one-point rule, then the one-point path itself where the batched layout does not apply).
 """
 
 from __future__ import annotations
@@ -30,12 +32,11 @@ from typing import Callable, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, special
-from scipy.stats import norm
+from scipy import special
 
 from verify import validate
 from verify.errors import InputError
-from verify.privacy.gaussian import _numeric, _result
+from verify.privacy.gaussian import _norm_logcdf, _numeric, _result
 
 __all__ = [
     "rdp_to_dp_classical",
@@ -134,6 +135,8 @@ def rdp_to_dp_continuous(
     (200 points) brackets the minimum, which bounded Brent then refines; the objective is the one of
     :func:`rdp_to_dp_classical` / :func:`rdp_to_dp_improved`. The result is clipped at 0.
     """
+    from scipy import optimize  # here: 0.1 s of import that the registry never needs
+
     delta = float(validate.array("delta", delta, low=0.0, low_open=True, high=1.0, high_open=True))
     alpha_max = float(validate.array("alpha_max", alpha_max, low=1.0, low_open=True))
     if not callable(rdp_fn):
@@ -209,7 +212,7 @@ def _sandwiched(q: np.ndarray, s: np.ndarray, alpha: np.ndarray, direction: str)
             lower = ci + log_q * (ai / (ai - 1.0))
             eps = 1e-17 * np.maximum(lower, 1e-300) * ((ai - 1.0) / ai)
             x_eps = 0.5 - si * si * (log_r + np.log(eps))
-            tail = np.logaddexp(-ci * (ai - 1.0), norm.logcdf((x_eps - ai) / si))
+            tail = np.logaddexp(-ci * (ai - 1.0), _norm_logcdf((x_eps - ai) / si))
             upper = ci + np.logaddexp(ai * (log_q + np.log1p(eps)), tail) / (ai - 1.0)
             # alpha / (2 s^2) beyond the float range: so is D (>= lower); reported by the caller
             tight = np.isinf(ci) | ((lower > 0.0) & (upper - lower <= _SANDWICH_RTOL * upper))
@@ -218,7 +221,7 @@ def _sandwiched(q: np.ndarray, s: np.ndarray, alpha: np.ndarray, direction: str)
             upper = -np.log1p(-qi)
             gap = np.full(qi.shape, np.inf)
             for eps in (1e-16 * upper, 1.0 / (ai - 1.0)):
-                gap_eps = eps - norm.logcdf(0.5 / si + si * (np.log(eps) - log_r)) / (ai - 1.0)
+                gap_eps = eps - _norm_logcdf(0.5 / si + si * (np.log(eps) - log_r)) / (ai - 1.0)
                 gap = np.minimum(gap, np.where(np.isnan(gap_eps), np.inf, gap_eps))
             tight = gap <= _SANDWICH_RTOL * upper
     values[inner[tight]] = upper[tight]
@@ -229,39 +232,87 @@ def _sandwiched(q: np.ndarray, s: np.ndarray, alpha: np.ndarray, direction: str)
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
 # powers of the binomial series of (1+u)^lam - 1 - lam*u used for small |lam u|
 _SERIES_K = np.arange(2, 12)
+#: most quadrature nodes evaluated at once by the batched quadrature (bounds its work arrays to ~8 MB each)
+_BATCH_NODES = 1 << 20
 
 
-def _series_coefficients(lam: float) -> np.ndarray:
-    """``d_k`` with ``C(lam, k) u^k = d_k (lam u)^k``, k in _SERIES_K (bounded for any real lam != 0)."""
+def _series_coefficients(lam: np.ndarray) -> np.ndarray:
+    """``d_k`` with ``C(lam, k) u^k = d_k (lam u)^k``, k in _SERIES_K (bounded for any real lam != 0).
+
+    One row per element of ``lam`` (shape ``lam.shape + (len(_SERIES_K),)``).
+    """
     k = np.arange(1, _SERIES_K[-1] + 1)
-    return np.cumprod((1.0 - (k - 1.0) / lam) / k)[_SERIES_K - 1]
+    return np.cumprod((1.0 - (k - 1.0) / lam[..., None]) / k, axis=-1)[..., _SERIES_K - 1]
 
 
-def _log_excess_integrand(u: np.ndarray, lam: float) -> np.ndarray:
-    """log((1+u)^lam - 1 - lam u) for u > -1 (the quantity is >= 0 for lam >= 1 or lam <= 0)."""
+def _log_excess_integrand(u: np.ndarray, lam: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """log((1+u)^lam - 1 - lam u) for u > -1 (the quantity is >= 0 for lam >= 1 or lam <= 0).
+
+    ``u`` at the nodes, ``lam`` per point, ``point`` the point of each node.
+    """
     out = np.empty(u.shape)
+    lam_n = lam[point]
     # the truncated series needs |lam u| small, not only |u|
-    small = (np.abs(u) < 1e-3) & (np.abs(u) * max(abs(lam), 1.0) < 0.1)
-    v = lam * u[small]
-    coef = _series_coefficients(lam)
-    s = np.full(v.shape, coef[-1])
+    small = (np.abs(u) < 1e-3) & (np.abs(u) * np.maximum(np.abs(lam_n), 1.0) < 0.1)
+    v = lam_n[small] * u[small]
+    coef = _series_coefficients(lam).T.copy()  # one row per power, one column per point
+    at = point[small]
+    s = coef[-1][at]
     for c in coef[-2::-1]:  # Horner: sum_k d_k v^(k-2)
-        s = s * v + c
+        s = s * v + c[at]
     with np.errstate(divide="ignore"):
         out[small] = 2.0 * np.log(np.abs(v)) + np.log(np.maximum(s, 0.0))
     rest = ~small
-    ul = u[rest]
-    lp = lam * np.log1p(ul)  # log (1+u)^lam
+    ul, lr = u[rest], lam_n[rest]
+    lp = lr * np.log1p(ul)  # log (1+u)^lam
     big = lp > 1.0
     vals = np.empty(ul.shape)
     # log(e^lp - 1 - lam u) = lp + log1p(-(1 + lam u) e^{-lp}); the argument of log1p is >= -1 by convexity
-    arg = -(1.0 + lam * ul[big]) * np.exp(-lp[big])
+    arg = -(1.0 + lr[big] * ul[big]) * np.exp(-lp[big])
     with np.errstate(divide="ignore"):  # arg = -1 only when lam rounds to 1 (alpha - 1 ~ 1e-16)
         vals[big] = lp[big] + np.log1p(np.maximum(arg, -1.0))
+    # e^lp - 1 - lam u cancels by a factor 2/(|lam - 1| u); for lam > 1/2 the form
+    # (1+u) expm1((lam-1) log1p(u)) - (lam-1) u cancels by 2/(lam u) only (orders near 1: lam - 1 ~ 1e-3)
+    mid = ~big
+    um, lm = ul[mid], lr[mid]
+    lam_above_half = lm > 0.5
     with np.errstate(divide="ignore"):
-        vals[~big] = np.log(np.maximum(np.expm1(lp[~big]) - lam * ul[~big], 0.0))
+        vals[mid] = np.log(np.maximum(np.where(
+            lam_above_half, (1.0 + um) * np.expm1((lm - 1.0) * np.log1p(um)) - (lm - 1.0) * um,
+            np.expm1(lp[mid]) - lm * um), 0.0))
     out[rest] = vals
     return out
+
+
+def _mass_range(q: np.ndarray, sigma: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(lo, hi, mode)`` per point: the range holding the integrand's mass (:func:`_log_quadrature_excess`).
+
+    ``mode`` is the mode of ``phi (1+u)^lam`` for lam < 0 (to 1e-3 sigma, by bisection on
+    ``psi(x) = lam w(x) - x``, which decreases), and ``lam`` for lam > 0.
+    """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        a, b = np.minimum(lam, 0.0), np.zeros(lam.shape)
+        neg = np.flatnonzero(lam <= 0)
+        log_odds = np.log1p(-q[neg]) - np.log(q[neg])
+        an, bn, sn, ln = a[neg], b[neg], sigma[neg], lam[neg]
+        active = np.arange(neg.size)
+        for i in range(2000):
+            if i >= 60:
+                active = active[bn[active] - an[active] > 1e-3 * sn[active]]
+            if active.size == 0:
+                break
+            m = 0.5 * (an[active] + bn[active])
+            s = sn[active]
+            z = ((2.0 * m - 1.0) / (2.0 * s)) / s
+            w = 1.0 / (1.0 + np.exp(np.minimum(np.maximum(log_odds[active] - z, -700.0), 700.0)))
+            up = ln[active] * w - m > 0
+            an[active] = np.where(up, m, an[active])
+            bn[active] = np.where(up, bn[active], m)
+        a[neg] = an
+    positive = lam > 0
+    lo = np.where(positive, -12.0 * sigma, np.minimum(a, 0.0) - 12.0 * sigma)
+    hi = np.where(positive, np.maximum(1.0, lam) + 12.0 * sigma, 1.0 + 12.0 * sigma)
+    return lo, hi, np.where(positive, lam, a)
 
 
 def _panels(lo: float, hi: float, centres: tuple[float, ...], sigma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -294,8 +345,34 @@ def _panels(lo: float, hi: float, centres: tuple[float, ...], sigma: float) -> t
     return np.concatenate(lefts), np.concatenate(rights)
 
 
+def _log_terms(left: np.ndarray, right: np.ndarray, panel_point: np.ndarray, q: np.ndarray, sigma: np.ndarray,
+               lam: np.ndarray, rule: tuple[np.ndarray, np.ndarray] = (_GL_X, _GL_W)) -> tuple[np.ndarray, np.ndarray]:
+    """``(terms, point)``: log(weight phi(x) h(u(x))) at the Gauss-Legendre nodes ``rule`` of every panel,
+    and the point of each node (``panel_point`` maps panels to points; q, sigma, lam are per point)."""
+    nodes, weights = rule
+    half = 0.5 * (right - left)
+    mid = 0.5 * (right + left)
+    x = (mid[:, None] + half[:, None] * nodes[None, :]).ravel()
+    logw = np.log((half[:, None] * weights[None, :]).ravel())
+    point = np.repeat(panel_point, nodes.size)
+    qn, sn, ln = q[point], sigma[point], lam[point]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        z = ((2.0 * x - 1.0) / (2.0 * sn)) / sn
+        # u = q expm1(z), computed as a log when z is large to avoid overflow of e^z
+        u = qn * np.expm1(np.minimum(z, 700.0))
+        log_phi = -0.5 * (x / sn) ** 2 - np.log(sigma * np.sqrt(2.0 * np.pi))[point]
+        log_h = _log_excess_integrand(u, lam, point)
+        far = np.flatnonzero(z > 700.0)
+        if far.size:  # (1+u)^lam with log(1+u) = log(1 - q + q e^z) ~ log q + z
+            qf, zf, lf = qn[far], z[far], ln[far]
+            lp = lf * np.logaddexp(np.log1p(-qf), np.log(qf) + zf)
+            # lam > 0: (1+u)^lam dominates 1 + lam u by e^{600}; lam < 0 (AT22 direction): -lam u dominates
+            log_h[far] = np.where(lf > 0, lp, np.log(-lf) + np.log(qf) + zf)
+        return logw + log_phi + log_h, point
+
+
 def _log_quadrature_excess(q: float, sigma: float, lam: float) -> float:
-    """log(E_{x~N(0,sigma^2)}[(1+u)^lam] - 1) by composite Gauss-Legendre in log space.
+    """log(E_{x~N(0,sigma^2)}[(1+u)^lam] - 1) by composite Gauss-Legendre in log space (one point).
 
     The integrand ``phi(x) h(u(x))``, ``h(u) = (1+u)^lam - 1 - lam u``, is a combination of
     ``phi(x) (1+u)^lam`` and of ``phi(x)`` and ``phi(x) u(x)`` (shapes of N(0, s^2) and N(1, s^2)).
@@ -306,39 +383,16 @@ def _log_quadrature_excess(q: float, sigma: float, lam: float) -> float:
     concave with curvature <= -1/s^2 around its mode x* in [lam, 0] (root of x = lam w(x),
     w = q e^z / (1 - q + q e^z)), so [min(x*, 0) - 12 s, 1 + 12 s] holds all the mass (beyond 12 s: below
     e^-72 of the peak). Every piece is smooth on the scale s, so panels of s/2 with 16 nodes each resolve it.
+    :func:`_log_quadrature_excess_batch` applies the same rule to many points at once.
     """
+    qa, sa, la = np.array([q]), np.array([sigma]), np.array([lam])
+    lo, hi, mode = (float(v[0]) for v in _mass_range(qa, sa, la))
     if lam > 0:
-        lo, hi = -12.0 * sigma, max(1.0, lam) + 12.0 * sigma
         centres: tuple[float, ...] = (0.0, 1.0, lam, 0.5 + sigma * sigma * (math.log1p(-q) - math.log(q)))
     else:
-        a, b = lam, 0.0  # bisection for the mode of phi (1+u)^lam: psi(x) = lam w(x) - x decreases
-        log_odds = math.log1p(-q) - math.log(q)
-        for i in range(2000):
-            if i >= 60 and b - a <= 1e-3 * sigma:
-                break
-            m = 0.5 * (a + b)
-            z = ((2.0 * m - 1.0) / (2.0 * sigma)) / sigma
-            w = 1.0 / (1.0 + math.exp(min(max(log_odds - z, -700.0), 700.0)))
-            a, b = (m, b) if lam * w - m > 0 else (a, m)
-        lo, hi = min(a, 0.0) - 12.0 * sigma, 1.0 + 12.0 * sigma
-        centres = (a, 0.0, 1.0)
+        centres = (mode, 0.0, 1.0)
     left, right = _panels(lo, hi, centres, sigma)
-    half = 0.5 * (right - left)
-    mid = 0.5 * (right + left)
-    x = (mid[:, None] + half[:, None] * _GL_X[None, :]).ravel()
-    logw = np.log((half[:, None] * _GL_W[None, :]).ravel())
-    with np.errstate(over="ignore", invalid="ignore"):
-        z = ((2.0 * x - 1.0) / (2.0 * sigma)) / sigma
-        # u = q expm1(z), computed as a log when z is large to avoid overflow of e^z
-        u = q * np.expm1(np.minimum(z, 700.0))
-        log_phi = -0.5 * (x / sigma) ** 2 - np.log(sigma * np.sqrt(2.0 * np.pi))
-        log_h = _log_excess_integrand(u, lam)
-        far = z > 700.0
-        if far.any():  # (1+u)^lam with log(1+u) = log(1 - q + q e^z) ~ log q + z
-            lp = lam * np.logaddexp(np.log1p(-q), np.log(q) + z[far])
-            # lam > 0: (1+u)^lam dominates 1 + lam u by e^{600}; lam < 0 (AT22 direction): -lam u dominates
-            log_h[far] = lp if lam > 0 else np.log(-lam) + np.log(q) + z[far]
-        terms = logw + log_phi + log_h
+    terms, _ = _log_terms(left, right, np.zeros(left.size, dtype=np.intp), qa, sa, la)
     if np.isnan(terms).any() or np.isposinf(terms).any():
         raise InputError(
             f"alpha={1.0 + lam if lam < 0 else lam:g}, sigma={sigma:g}, q={q:g}: outside the range where the "
@@ -347,6 +401,87 @@ def _log_quadrature_excess(q: float, sigma: float, lam: float) -> float:
     if top == -np.inf:  # the excess underflows everywhere (q ~ 1e-300): the divergence is 0
         return -np.inf
     return top + float(np.log(np.sum(np.exp(terms - top))))  # log-sum-exp (all terms finite or -inf)
+
+
+def _log_sums_on_panels(q: np.ndarray, sigma: np.ndarray, lam: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                        counts: np.ndarray, rules: tuple[tuple[np.ndarray, np.ndarray], ...]
+                        ) -> tuple[list[np.ndarray], np.ndarray]:
+    """Composite Gauss-Legendre log-sums per point, over ``counts`` equal panels of ``[lo, hi]``, one per rule
+    (the panels of ``np.linspace(lo, hi, counts + 1)``), and which points have a NaN or +inf term."""
+    sums = [np.empty(q.shape) for _ in rules]
+    bad = np.zeros(q.shape, dtype=bool)
+    nodes_per_panel = sum(r[0].size for r in rules)
+    ends = np.cumsum(counts) * nodes_per_panel
+    start = 0
+    while start < q.size:  # chunks of consecutive points with at most _BATCH_NODES nodes (one point at least)
+        stop = max(int(np.searchsorted(ends, (ends[start - 1] if start else 0) + _BATCH_NODES, side="right")),
+                   start + 1)
+        sl, n = slice(start, stop), counts[start:stop]
+        panel_point = np.repeat(np.arange(n.size), n)
+        first = np.cumsum(n) - n
+        k = np.arange(panel_point.size) - first[panel_point]
+        # the edges of np.linspace(lo, hi, n + 1): k (hi - lo)/n + lo, the last one hi itself
+        step = ((hi[sl] - lo[sl]) / n)[panel_point]
+        lo_p = lo[sl][panel_point]
+        left = k * step + lo_p
+        right = np.where(k + 1 == n[panel_point], hi[sl][panel_point], (k + 1) * step + lo_p)
+        for rule, out in zip(rules, sums):
+            terms, point = _log_terms(left, right, panel_point, q[sl], sigma[sl], lam[sl], rule)
+            starts = first * rule[0].size
+            bad[sl] |= np.logical_or.reduceat(np.isnan(terms) | (terms == np.inf), starts)
+            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                top = np.maximum.reduceat(terms, starts)
+                total = np.add.reduceat(np.exp(terms - top[point]), starts)
+                out[sl] = np.where(top == -np.inf, -np.inf, top + np.log(total))
+        start = stop
+    return sums, bad
+
+
+#: the coarse rule of the batched quadrature: panels of _COARSE_WIDTH sigma, 16 nodes, checked against 10
+_COARSE_WIDTH = 3.0
+_GL10 = np.polynomial.legendre.leggauss(10)
+#: largest |log(16-node sum) - log(10-node sum)| accepted. Gauss-Legendre errors fall like rho^(-2n) for a
+#: function analytic in a Bernstein ellipse rho, so the 16-node error is about this to the power 1.6 (1e-17)
+_COARSE_TOL = 1e-11
+
+
+def _log_quadrature_excess_batch(q: np.ndarray, sigma: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, done)``: :func:`_log_quadrature_excess` at many points in one vectorised pass.
+
+    Over the same range as the one-point path, first a coarse rule: panels of ``3 min(sigma, sigma^2)``
+    (the integrand varies on both scales) with 16 Gauss-Legendre nodes, accepted where the 10-node rule on
+    the same panels agrees to ``_COARSE_TOL`` (in log, i.e. relative). Elsewhere, and where the coarse
+    panels would not be fewer, the one-point rule itself (panels of sigma/2, 16 nodes), batched. Stated
+    error: tests/privacy/test_rdp.py asserts 1e-12 relative against the one-point path on random points
+    and against 50-digit mpmath at hard points. ``done`` is False where the one-point path must be used:
+    the range needs more than ``_MAX_PANELS`` panels (it then integrates windows around the bumps), or a
+    term is NaN or +inf (it then raises InputError naming the parameter).
+    """
+    values = np.full(q.shape, np.nan)
+    done = np.zeros(q.shape, dtype=bool)
+    lo, hi, _ = _mass_range(q, sigma, lam)
+    with np.errstate(over="ignore", invalid="ignore"):
+        n_fine = np.ceil((hi - lo) / (sigma / 2.0))
+    todo = np.flatnonzero(np.isfinite(n_fine) & (n_fine <= _MAX_PANELS))
+    if todo.size:
+        # features on the scale sigma (the Gaussians) and sigma^2 (where q e^z crosses 1 - q)
+        st = sigma[todo]
+        n_coarse = np.maximum(np.ceil((hi[todo] - lo[todo]) / (_COARSE_WIDTH * st * np.minimum(st, 1.0))), 4)
+        coarse = n_coarse < np.maximum(n_fine[todo], 8)
+        rest, todo, n_coarse = todo[~coarse], todo[coarse], n_coarse[coarse].astype(np.intp)
+        (sum16, sum10), bad = _log_sums_on_panels(q[todo], sigma[todo], lam[todo], lo[todo], hi[todo], n_coarse,
+                                                  ((_GL_X, _GL_W), _GL10))
+        with np.errstate(invalid="ignore"):
+            ok = ~bad & ((sum16 == sum10) | (np.abs(sum16 - sum10) <= _COARSE_TOL))
+        values[todo[ok]] = sum16[ok]
+        done[todo[ok]] = True
+        todo = np.sort(np.concatenate([rest, todo[~ok]]))
+    if todo.size:  # the one-point rule, batched
+        n = np.maximum(n_fine[todo], 8).astype(np.intp)
+        (log_sum,), bad = _log_sums_on_panels(q[todo], sigma[todo], lam[todo], lo[todo], hi[todo], n, ((_GL_X, _GL_W),))
+        values[todo] = log_sum
+        done[todo] = ~bad
+    return values, done
 
 
 def _sgm_rdp_one(q: float, sigma: float, alpha: float, direction: str) -> float:
@@ -400,7 +535,12 @@ def sampled_gaussian_rdp(
                         log_ex = _log_binomial_excess(unique[idx, 0], unique[idx, 1], int(a))
                     vals[idx] = np.logaddexp(0.0, log_ex) / (a - 1.0)
                 done[sel] = True
-        for i in np.flatnonzero(~done):
+        rest = np.flatnonzero(~done)  # the rest by quadrature, all points at once
+        a_rest = unique[rest, 2]
+        log_ex, batched = _log_quadrature_excess_batch(unique[rest, 0], unique[rest, 1],
+                                                       a_rest if d == "remove" else 1.0 - a_rest)
+        vals[rest] = np.logaddexp(0.0, log_ex) / (a_rest - 1.0)
+        for i in rest[~batched]:
             vals[i] = _sgm_rdp_one(*unique[i], d)
         if d == "add":  # D_alpha <= D_inf = -log(1 - q) (monotone in alpha)
             with np.errstate(divide="ignore"):
