@@ -9,13 +9,18 @@ instance in a theorem's notion is the notion record's (``theorem.notion_record.e
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import functools
 import inspect
 from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 
+from verify.errors import InputError
 from verify.instances import FAMILIES, Family
+from verify.instances.instance import BoundedCache
 from verify.theorem import VOCABULARY, Theorem
 
 
@@ -43,7 +48,7 @@ def why_not_applicable(theorem: Theorem, instance) -> str | None:
 
 
 #: run quantities a family may choose itself unless the theorem depends on them
-OPTIONAL = frozenset({"d"})
+OPTIONAL = frozenset({"d", "p_decay"})  # p_decay: a decaying step schedule only for theorems about one
 
 
 def instance_params(instance, point: Mapping[str, float]) -> dict[str, float]:
@@ -56,13 +61,80 @@ def instance_params(instance, point: Mapping[str, float]) -> dict[str, float]:
 
 def keywords(family) -> Mapping[str, inspect.Parameter]:
     """The keywords ``family.build`` accepts (those of the builder behind it)."""
-    return inspect.signature(family.builder).parameters
+    return _signature(family.builder)
+
+
+@functools.lru_cache(maxsize=256)
+def _signature(builder) -> Mapping[str, inspect.Parameter]:
+    return inspect.signature(builder).parameters
+
+
+#: bytes of built instances (and of the InputErrors their builders raised) kept per process
+INSTANCE_BUDGET = 32 * 2**20
+
+#: instances by :func:`shared_key`, as built (their profiles are never computed here: each caller gets
+#: a copy, whose profile comes from :data:`verify.instances.instance.PROFILES`), or the InputError
+#: raised for those keywords.  The same probe points are built for every theorem of a run.  Measured
+#: once, when built (a walk per hit would cost more than the build): a template does not grow, but
+#: for the scalar profile a sampled-Gaussian builder keeps in its closure (under 1 kB).
+INSTANCES = BoundedCache(INSTANCE_BUDGET, remeasure=False)
 
 
 def build_from(family, kwargs: Mapping[str, object]):
-    """Build ``family`` from the keywords of ``kwargs`` it accepts (a kept example may carry others)."""
+    """Build ``family`` from the keywords of ``kwargs`` it accepts (a kept example may carry others).
+
+    Built once per process for the same family and keywords (:data:`INSTANCES`), and the exact
+    profile shared by every such instance (:func:`shared_key`), so that the theorems of one run build
+    each instance and compute each reference once; an InputError is raised again, as a fresh copy.
+    """
     accepted = keywords(family)
-    return family.build(**{k: v for k, v in kwargs.items() if k in accepted})
+    kwargs = {k: v for k, v in kwargs.items() if k in accepted}
+    key = shared_key(family, kwargs)
+    if key is None:
+        return family.build(**kwargs)
+    built = INSTANCES.get(key, lambda: _built(family, kwargs, key))
+    if isinstance(built, InputError):
+        raise copy.copy(built)  # without the first raise's traceback (and the frames it holds)
+    return dataclasses.replace(built)  # a copy: its profile is read from PROFILES, not kept by the template
+
+
+def _built(family, kwargs: Mapping[str, object], key):
+    """``family.build(**kwargs)`` sharing its profile under ``key``, or the InputError it raised."""
+    try:
+        return family.build(**kwargs).shared(key)
+    except InputError as exc:
+        exc.__context__ = exc.__cause__ = None  # keep no frames alive in the cache
+        return exc.with_traceback(None)
+
+
+def _canonical(value):
+    """A hashable canonical form of a build keyword (numbers by type and exact value, arrays by dtype,
+    shape and bytes); None when the value has none (the instance is then not shared)."""
+    if isinstance(value, (bool, str)) or value is None:
+        return value
+    if isinstance(value, (int, np.integer)):
+        return ("int", int(value))
+    if isinstance(value, (float, np.floating)):
+        return ("float", float(value).hex())  # -0.0 apart from 0.0
+    if isinstance(value, (list, tuple, np.ndarray)):
+        array = np.asarray(value)
+        if array.dtype.kind not in "biuf":
+            return None
+        array = np.ascontiguousarray(array)
+        return ("array", array.dtype.str, array.shape, array.tobytes())
+    return None
+
+
+def shared_key(family, kwargs: Mapping[str, object]):
+    """The key of the profile of ``family.build(**kwargs)`` in :data:`verify.instances.instance.PROFILES`:
+    the family's name and builder and the canonical keywords (None when a keyword has no canonical form)."""
+    items = []
+    for name in sorted(kwargs):
+        value = _canonical(kwargs[name])
+        if value is None and kwargs[name] is not None:
+            return None
+        items.append((name, value))
+    return (family.name, family.builder, tuple(items))
 
 
 def build(family, point: Mapping[str, float], theorem: Theorem):
@@ -76,13 +148,13 @@ def build(family, point: Mapping[str, float], theorem: Theorem):
             value = point[name]
             integer = name in VOCABULARY and VOCABULARY[name].domain == "integer"
             kwargs[name] = int(value) if integer else float(value)
-    for key in ("batches", "adjacency"):
+    for key in ("batches", "adjacency", "init"):  # the theorem's own setting (init: a Gaussian start)
         wanted = getattr(theorem.setting, key)
         if key in accepted and wanted != "any":
             kwargs[key] = wanted
     if "b" in kwargs and theorem.setting.batches == "full":
         kwargs.pop("b")
-    return family.build(**kwargs)
+    return build_from(family, kwargs)
 
 
 @dataclass(frozen=True)

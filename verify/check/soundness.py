@@ -3,6 +3,11 @@
 Instances are drawn by hypothesis from every family that applies to the theorem; a failed inequality
 is shrunk by hypothesis to a minimal instance and reported as a replayable counterexample.
 Near-ties are re-evaluated in high precision (mpmath, 50 digits) before a violation is declared.
+
+A drawn instance whose exact reference refuses to be built there (an :class:`InputError`, e.g. a
+privacy-loss distribution too large for the memory budget where delta = 1 anyway), or whose bound
+refuses to be evaluated, is no evidence either way: it is skipped and counted (``Record.skipped``),
+never fatal, and the obligation's detail says how many were skipped and why.
 """
 
 from __future__ import annotations
@@ -37,6 +42,21 @@ class Record:
     worst: Witness | None = None
     failure: Witness | None = None
     families: set[str] = field(default_factory=set)
+    skipped: dict[str, int] = field(default_factory=dict)  # what refused ("reference", "bound") -> count
+    reasons: dict[str, str] = field(default_factory=dict)  # the first message of each
+
+    def skip(self, what: str, exc: InputError) -> None:
+        """Note an instance skipped because its ``what`` refused with ``exc`` (no evidence either way)."""
+        self.skipped[what] = self.skipped.get(what, 0) + 1
+        self.reasons.setdefault(what, str(exc).splitlines()[0][:160])
+
+    def skip_note(self) -> str:
+        """``"; skipped ..."`` for the obligation's detail ("" when nothing was skipped)."""
+        if not self.skipped:
+            return ""
+        words = {"reference": "the exact reference is not computable", "bound": "the bound is not evaluable"}
+        parts = [f"{n} where {words[what]} ({self.reasons[what]})" for what, n in sorted(self.skipped.items())]
+        return "; skipped as no evidence: " + "; ".join(parts)
 
     def note(self, ratio: float, witness: Witness) -> None:
         self.examples += 1
@@ -57,12 +77,23 @@ def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> d
     return params
 
 
-def _compare(theorem: Theorem, instance, params: Mapping[str, float]) -> refs.Comparison:
+def _compare(theorem: Theorem, instance, params: Mapping[str, float],
+             record: Record | None = None) -> refs.Comparison | None:
+    """The comparison at ``params``; with a ``record``, None (noted in ``record.skipped``) when the bound
+    or the exact reference refuses with an :class:`InputError` there."""
     notion = theorem.notion_record
     at = params.get(notion.parameter) if notion.parameter else None
-    bound = float(theorem.evaluate(**params))
-    profile = instance.profile()
-    exact = float(notion.exact(profile, at))
+    what = "bound"
+    try:
+        bound = float(theorem.evaluate(**params))
+        what = "reference"
+        profile = instance.profile()
+        exact = float(notion.exact(profile, at))
+    except InputError as exc:
+        if record is None:
+            raise
+        record.skip(what, exc)
+        return None
     return refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile))
 
 
@@ -121,8 +152,9 @@ def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
     """Families that yield at least one admissible instance for ``theorem`` (probed on a few points)."""
     found = []
     cyclic = theorem.setting.batches == "cyclic"
+    probes = canonical_points(12, probe_seed, cyclic=cyclic)
     for name, family in refs.families().items():
-        for point in canonical_points(12, probe_seed, cyclic=cyclic):
+        for point in probes:
             point = _cap(family, point)
             try:
                 instance = refs.build(family, point, theorem)
@@ -196,7 +228,9 @@ def _search(theorem: Theorem, names: list[str], record: Record, examples: int, s
         params = _parameters(theorem, instance, point, at)
         if not admissible(theorem, params):
             reject()
-        c = _compare(theorem, instance, params)
+        c = _compare(theorem, instance, params, record)
+        if c is None:
+            reject()  # the reference or the bound refuses here (counted in ``record.skipped``)
         if not (math.isfinite(c.exact) and math.isfinite(c.bound)):
             reject()  # beyond double precision (an overflowing mean gap): no evidence either way
         witness = _witness(instance, theorem, c)
@@ -220,10 +254,12 @@ def _soundness(theorem: Theorem, names: list[str], record: Record) -> Obligation
                           f"{_relation(theorem)} fails on {f.instance}: exact {f.exact:.6g} vs bound {f.bound:.6g}",
                           counterexample=f, data=SoundnessChecked(record.examples))
     if record.examples == 0:
-        return Obligation("soundness", "inconclusive", f"no admissible instance found in families {', '.join(names)}")
+        return Obligation("soundness", "inconclusive", f"no admissible instance found in families {', '.join(names)}"
+                          + record.skip_note())
     families = tuple(sorted(record.families))
     return Obligation("soundness", "passed",
-                      f"{_relation(theorem)} on {record.examples} admissible instances of {', '.join(families)}",
+                      f"{_relation(theorem)} on {record.examples} admissible instances of {', '.join(families)}"
+                      + record.skip_note(),
                       data=SoundnessChecked(record.examples, families))
 
 
@@ -241,7 +277,9 @@ def _replay(theorem: Theorem, record: Record) -> None:
         if refs.why_not_applicable(theorem, instance) is not None:
             continue
         params = _parameters(theorem, instance, example, at)
-        c = _compare(theorem, instance, params)
+        c = _compare(theorem, instance, params, record)
+        if c is None:
+            continue
         witness = _witness(instance, theorem, c)
         record.families.add(instance.family)
         record.note(_ratio(theorem, c), witness)
@@ -285,7 +323,7 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
     available = refs.families()
     if not claimed:
         return None
-    details, compared = [], 0
+    details, compared, record = [], 0, Record()
     for name in sorted(claimed):
         family = available.get(name)
         if family is None:
@@ -305,7 +343,9 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
             own = _parameters(theorem, instance, point, at)
             if not admissible(theorem, own):
                 continue
-            c = _compare(theorem, instance, own)
+            c = _compare(theorem, instance, own, record)
+            if c is None:
+                continue
             compared += 1
             rel = max(1e-8, c.tolerance) if theorem.closed_form else max(1e-3, c.tolerance)
             resolution = theorem.notion_record.resolution
@@ -314,7 +354,7 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
                                   f"on {name}: exact {c.exact!r} != bound {c.bound!r}",
                                   counterexample=_witness(instance, theorem, c))
     if compared == 0:
-        return Obligation("exactness", "inconclusive", "; ".join(details) or
-                          f"no admissible instance of {', '.join(sorted(claimed))}")
+        return Obligation("exactness", "inconclusive", ("; ".join(details) or
+                          f"no admissible instance of {', '.join(sorted(claimed))}") + record.skip_note())
     return Obligation("exactness", "passed", f"bound = exact value on {compared} instances of "
-                      f"{', '.join(sorted(claimed))}", data=ExactnessChecked(compared))
+                      f"{', '.join(sorted(claimed))}" + record.skip_note(), data=ExactnessChecked(compared))
