@@ -88,11 +88,13 @@ LEMMA_2_5 = Theorem(
     title="RDP to (eps, delta)-DP conversion",
     source=Source("altschuler2022", "Lemma 2.5", SEED, note="Mironov 2017, Prop. 3 (cited as [28, Prop. 1])"),
     notion="eps_delta", kind="upper",
-    setting=Setting(algorithm="any", batches="any", loss="any", constraint="any", init="any"),
+    setting=Setting(algorithm="any", batches="any", loss="any", constraint="any", adjacency="any", init="any"),
     bound=eps_rdp + sp.log(1 / delta) / (alpha - 1),
     assumptions=(Assumption(delta < 1, "0 < delta < 1"),),
     paper_form=r"\varepsilon_\delta=\varepsilon_\alpha+\frac{\log(1/\delta)}{\alpha-1}",
-    notes="eps_rdp is the RDP epsilon at order alpha of the mechanism being converted.",
+    notes="eps_rdp is the RDP epsilon at order alpha of the mechanism being converted.  Decided on the sampled "
+          "Gaussian mechanism (both directions; q = 1 is the Gaussian mechanism) and on the ordered pair of Def. "
+          "2.10: eps_rdp is the pair's Rényi divergence by quadrature, the exact eps(delta) a threshold test.",
 )
 
 DEF_2_10 = Theorem(
@@ -100,14 +102,19 @@ DEF_2_10 = Theorem(
     title="Rényi divergence of the sampled Gaussian mechanism S_alpha(q, sigma)",
     source=Source("altschuler2022", "Definition 2.10", SEED),
     notion="rdp", kind="exact",
-    setting=Setting(algorithm="gaussian_mechanism", batches="poisson", loss="any", constraint="none", init="any"),
+    setting=Setting(algorithm="gaussian_mechanism", batches="poisson", loss="any", constraint="none",
+                    adjacency="any", init="any"),
     bound=AT22S(alpha, q, z),
     assumptions=(Assumption(q < 1, "q in (0, 1)"),),
+    claims=(Claim("exact_on", value="at22_sampled_gaussian",
+                  text="the ordered pair itself, its divergence by independent quadrature"),),
     paper_form=r"S_\alpha(q,\sigma)=\mathcal D_\alpha\big(\mathcal N(0,\sigma^2)\,\|\,(1-q)\mathcal N(0,\sigma^2)"
                r"+q\mathcal N(1,\sigma^2)\big)",
     notes="The pure Gaussian is the first argument (the reverse of the TF-Privacy accountant's direction, "
           "which upper-bounds it). z plays the paper's sigma: noise std in units of the sensitivity. "
-          "Lemma 2.11: the sup over laws on a radius-R ball of the multivariate divergence is S_alpha(q, sigma/R).",
+          "Lemma 2.11: the sup over laws on a radius-R ball of the multivariate divergence is S_alpha(q, sigma/R).  "
+          "Decided on at22_sampled_gaussian: the divergence by scipy quadrature of the log-shifted integrand "
+          "(not the series behind AT22S).",
 )
 
 LEMMA_2_12 = Theorem(
@@ -126,7 +133,9 @@ LEMMA_2_12 = Theorem(
     translation={s_p: z},
     notes="alpha*(q, s) is the largest alpha with alpha <= M s^2/2 - log(s^2) and alpha <= (M^2 s^2/2 - "
           "log(5 s^2))/(M + log(q alpha) + 1/(2 s^2)), M = log(1 + 1/(q(alpha-1))); the two inequalities are "
-          "the assumptions (the feasible set is an interval (1, alpha*]).",
+          "the assumptions (the feasible set is an interval (1, alpha*]).  Decided on the ordered pair and on the "
+          "sampled Gaussian mechanism in both directions (MTZ19: the mixture-first direction is the larger, and "
+          "[29, Thm 11] bounds it), divergences by quadrature.",
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -237,6 +246,13 @@ _lower_scope = (Assumption(D >= 1000 * eta * L, "D >= c_D eta L, c_D = 10^3"),
                            "sigma^2 <= c_sigma D^2/(eta^2 Tbar), c_sigma = 10^-3, Tbar = 0.75 Dn/(L eta)"))
 _lower_setting = Setting(batches="uniform", loss="linear", constraint="bounded", adjacency="replace",
                          init="fixed")
+#: the scope of the proof on the FFT grid (2^14 cells, seconds): n = 2, b = 1, eta = L = 1, D = 1000 = c_D eta L,
+#: T = Tbar = 0.75 Dn/(L eta) = 1500, sigma = 0.8 <= sqrt(c_sigma D^2/(eta^2 Tbar)) = 0.816.  Rényi of order 100
+#: is beyond the grid's resolution there (masses below its round-off floor), so the instance releases the
+#: proof's positivity test 1[omega_T >= 0]: its divergences lower-bound the last iterate's (data processing).
+_SCOPE = dict(n=2.0, L=1.0, eta=1.0, D=1000.0, T=1500.0, sigma=0.8)
+_SCOPE_RUN = {"family": "at22_thm41", "n": 2, "b": 1, "eta": 1.0, "sigma": 0.8, "T": 1500, "Delta": 1.0,
+              "D": 1000.0, "cells": 2 ** 14, "method": "fft", "event": 0.0}
 _construction = ("Construction (family at22_thm41): K = [-D/2, D/2], f(.; x_i) = 0 for all records of X, "
                  "f(w; x'_n) = L(D - w) in X'; omega_0 = 0; the X run is a clamped symmetric Gaussian walk, the "
                  "X' run drifts by eta L/b whenever x'_n is in the batch.")
@@ -260,7 +276,8 @@ THM_4_1 = Theorem(
             Erratum("P[N(0,1) >= -0.1/sqrt(0.001)] ~ 0.999993", "Phi(3.1623) = 0.99922; the conclusion still holds"),
             Erratum("Obs. A.2: omega''_T >= Z + 10/D", "Z + D/10"),),
     paper_form=r"\text{not }(\bar\alpha,0.005)\text{-RDP},\ \bar\alpha=100,\ T\ge\bar T=0.75\frac{Dn}{L\eta}",
-    examples=(dict(alpha=100.0, n=10.0, L=1.0, eta=1.0, D=1000.0, T=7500.0, sigma=(1e-3 * 1000.0**2 / 7500) ** 0.5),),
+    examples=(dict(alpha=100.0, n=10.0, L=1.0, eta=1.0, D=1000.0, T=7500.0, sigma=(1e-3 * 1000.0**2 / 7500) ** 0.5),
+              dict(_SCOPE, alpha=100.0), dict(_SCOPE_RUN, alpha=100.0)),
     notes="What the proof establishes: for T >= Tbar, omega_0 = 0 (centre of K) and the constant conditions, "
           "the algorithm is not (0.1, 0.01)-DP, hence (0.005 + log(100)/99 < 0.1) not (100, 0.005)-RDP, and by "
           "monotonicity in alpha not (alpha, 0.005)-RDP for alpha >= 100. " + _construction,
@@ -277,6 +294,7 @@ THM_4_1_DP = Theorem(
     assumptions=(Assumption(delta <= sp.Rational(1, 100), "delta <= 0.01 (eps(delta) is non-increasing)"),
                  Assumption(T >= _Tbar41, "T >= Tbar = 0.75 Dn/(L eta)")) + _lower_scope,
     paper_form=r"P[\omega'_T\ge0]\ge e^{0.1}P[\omega_T\ge0]+0.01",
+    examples=(dict(_SCOPE, delta=0.01), dict(_SCOPE_RUN, delta=0.01)),
     notes="The positivity test separates the two runs: P[omega_T >= 0] = 1/2, P[omega'_T >= 0] >= 0.899 > "
           "e^{0.1}/2 + 0.01 = 0.5626. " + _construction,
     claims=(Claim("witness", value="at22_thm41", text="the construction of Appendix A.4"),)
@@ -292,6 +310,7 @@ THM_4_1_AS_STATED = Theorem(
     assumptions=(Assumption(alpha >= 100, "alpha >= alpha_bar = 100"),) + _lower_scope,
     paper_form=r"\text{not }(\bar\alpha,\varepsilon)\text{-RDP for }\varepsilon\le c_\alpha\frac{\bar\alpha L^2}"
                r"{n^2\sigma^2}\min\{T,\bar T\},\ c_\alpha=10^{-7},\ \bar\alpha=100",
+    examples=(dict(_SCOPE, alpha=100.0), dict(_SCOPE_RUN, alpha=100.0)),
     notes="The claim as printed, for any initialisation and any T; the proof supports only "
           "altschuler2022/thm4.1 (and /dp). Kept so that the verifier rules on it. " + _construction,
     claims=(Claim("witness", value="at22_thm41", text="the construction of Appendix A.4"),)
@@ -354,8 +373,26 @@ EQ_5_7 = Theorem(
     paper_form=r"\varepsilon\le\min_{\tau}(T-\tau)Q+(T-\tau-1)\frac{\alpha D^2}{2\sigma_1^2"
                r"\left(\sum_{t=\tau+1}^{T-1}\eta_t\right)^2}",
     notes="(5.7) holds for any schedule with eta_t <= 2/M; the record instantiates eta_t = eta t^(-p) "
-          "(Example 5.8), eta = eta_1 the largest step. Shift choice a_t = D eta_t / sum eta_s; "
-          "a_t proportional to eta_t^2 would be better (catalogue, [DERIVED]).",
+          "(Example 5.8), eta = eta_1 the largest step (the run's step t = 0, ..., T-1 uses eta max(t, 1)^(-p): "
+          "family projected_quadratic with p_decay, one grid kernel per step). Shift choice a_t = D eta_t / sum "
+          "eta_s; a_t proportional to eta_t^2 would be better (catalogue, [DERIVED]).",
+)
+
+EX_5_8_CONSTANT_1 = Theorem(
+    id="altschuler2022/ex5.8/constant-1",
+    title="Example 5.8 read with constant 1 and no noise condition (this tool's encoding until 2026-11)",
+    source=Source("altschuler2022", "Example 5.8", SEED),
+    notion="rdp", kind="upper",
+    setting=SGD,
+    bound=alpha * L**2 / (n**2 * sigma**2) * sp.Min(T, D * n * T**p_decay / (L * eta)),
+    assumptions=_smooth + (Assumption(p_decay <= 1, "c in [0, 1]"),),
+    paper_form=r"\varepsilon\le\frac{\alpha L^2}{n^2\sigma^2}\min\left\{T,\frac{Dn}{L}T^{c}\right\}",
+    printed_of="altschuler2022/ex5.8",
+    expect_fail=("soundness",),
+    notes="The paper states Example 5.8 up to a universal constant (<~); this id keeps the former encoding with "
+          "constant 1, which was reported verified although nothing certifies it. Refuted by the exact "
+          "projected-quadratic grid (exact/bound 1.86 at n=5, T=8, p=0.05); no constant holds without Theorem "
+          "3.1's noise condition (the T = 1 ratio is unbounded as sigma -> 0). Kept so the change is visible.",
 )
 
 EX_5_8 = Theorem(
@@ -364,13 +401,23 @@ EX_5_8 = Theorem(
     source=Source("altschuler2022", "Example 5.8", SEED),
     notion="rdp", kind="upper",
     setting=SGD,
-    bound=alpha * L**2 / (n**2 * sigma**2) * sp.Min(T, D * n * T**p_decay / (L * eta)),
-    assumptions=_smooth + (Assumption(p_decay <= 1, "c in [0, 1]"),),
+    bound=_thm31_A * sp.Min(T, D * n * T**p_decay / (L * eta)),
+    assumptions=THM_3_1.assumptions + (Assumption(p_decay <= 1, "c in [0, 1]"),),
     paper_form=r"\varepsilon\lesssim\frac{\alpha L^2}{n^2\sigma^2}\min\left\{T,\frac{Dn}{L}T^{c}\right\},\ "
                r"\eta_t\asymp t^{-c}",
-    notes="Stated up to a universal constant with eta_0 = 1; the record restores eta (threshold Dn/(L eta_T), "
-          "eta_T = eta T^(-c)) and uses constant 1 (not a certified bound). Meaningful when Dn T^c/(L eta) << T.",
-)
+    notes="Stated up to a universal constant with eta_0 = 1 and derived from Theorem 3.1 (Q <~ alpha L^2/(n^2 "
+          "sigma^2) by Lemma 2.12); the record restores eta (threshold Dn/(L eta_T), eta_T = eta T^(-c)) and carries "
+          "Theorem 3.1's conditions and the constant 16 of its explicit corollary (altschuler2022/thm3.1: Lemma 2.12 "
+          "with sigma_2 = sigma/sqrt(2)). Outside those conditions no constant holds: at T = 1 (step-size "
+          "independent, one sampled Gaussian step) the exact divergence over alpha L^2/(n^2 sigma^2) is about "
+          "2 s^2 (e^{1/s^2} - 1) for small q, s = b sigma/(2L), unbounded as sigma -> 0 (constant 1 is refuted on "
+          "the projected quadratic grid: exact/bound 1.86 at n=5, T=8, p=0.05). Decided on the family "
+          "projected_quadratic with eta_t = eta max(t, 1)^(-p). Meaningful when Dn T^c/(L eta) << T.",
+    errata=(Erratum("this tool encoded the universal constant as 1, with no noise condition",
+                    "constant 1 refuted by the exact projected-quadratic grid (exact/bound 1.86 at n=5, T=8, "
+                    "p=0.05); the record now carries Theorem 3.1's conditions and its explicit constant 16",
+                    variant="altschuler2022/ex5.8/constant-1"),),
+    variants=(EX_5_8_CONSTANT_1,),)
 
 # ---------------------------------------------------------------------------------------------------
 # Appendix B: non-asymptotic numerics
@@ -508,9 +555,10 @@ B_3_FIRST_ORDER = Theorem(
 # Def 2.10 puts the pure Gaussian first: S_alpha = D_alpha(N(0, s^2) || mixture), one direction of the
 # sampled Gaussian mechanism.  Neighbouring datasets come in both orders, so a composition bound needs the
 # larger direction (Mironov et al. 2019).  The verifier refutes the literal reading of (1.1) and of the
-# first branch of (B.2): with n = 2, b = 1, T = 1, eta = sigma = 1, L = 1 on the interval walk of length 10
-# the exact D_2 of the last iterate is 2.626 (backward direction) against T S_2 = 0.658.  The papers'
-# formulas stay under their own ids as "as printed" variants; the corrected readings use both directions.
+# first branch of (B.2): with n = 2, b = 1, T = 1, eta = sigma = 1, L = 2 (the walk's record has gradient
+# 0 in D and -2 in D') on the interval walk of length 10, the exact D_2 of the last iterate is 2.626
+# (backward direction) against T S_2(1/2, b sigma/(2L) = 1/4) = 0.658.  The papers' formulas stay under
+# their own ids as "as printed" variants; the corrected readings use both directions.
 
 from verify.privacy.operators import SampledGaussianRDPMax  # noqa: E402
 
@@ -521,26 +569,56 @@ def _both_directions(expr: sp.Expr) -> sp.Expr:
 
 _DIRECTION = ("S_alpha is one direction of the sampled Gaussian mechanism; the reverse direction "
               "D_alpha(mixture || N(0, s^2)) is larger and neighbouring datasets come in both orders")
-_EVIDENCE = ("counterexample: interval walk, n=2, b=1, T=1, eta=1, sigma=1, L=1, D=10, alpha=2: exact "
-             "D_2 = 2.626 (backward) > T S_2(1/2, 1/2) = 0.658")
+_EVIDENCE = ("counterexample: interval walk, n=2, b=1, T=1, eta=1, sigma=1, L=2 (record gradient 0 in D, -2 "
+             "in D'), D=10, alpha=2: exact D_2 = 2.626 (backward) > T S_2(1/2, b sigma/(2L) = 1/4) = 0.658")
 
 
 _COUNTEREXAMPLE = {"family": "interval_walk", "n": 2, "b": 1, "T": 1, "eta": 1.0, "sigma": 1.0, "Delta": 2.0,
                    "D": 10.0, "batches": "uniform", "M": 1.0, "alpha": 2.0}
 
 
-def _corrected(literal: Theorem) -> Theorem:
+def _corrected(literal: Theorem, counterexample: dict | None = _COUNTEREXAMPLE, evidence: str = _EVIDENCE) -> Theorem:
+    """The both-directions reading of ``literal`` (id ``.../both-directions``).
+
+    With a ``counterexample`` (a kept instance refuting the literal reading), the literal formula
+    becomes its "as printed" variant, expected to fail soundness on it; without one the literal record
+    stays a record of its own (the search found no instance refuting it) and the reading is added beside it.
+    """
     corrected_id = f"{literal.id}/both-directions"
+    notes = (literal.notes + " " if literal.notes else "") + ("Reading B of the catalogue's Def 2.10 note: the "
+             "larger direction of the sampled Gaussian divergence (valid whichever order the datasets come in).")
+    common = dict(id=corrected_id, title=f"{literal.title} (S_alpha in both directions)",
+                  bound=_both_directions(literal.bound), claims=(), examples=(), paper_bound=None, translation={})
+    if counterexample is None:
+        return dataclasses.replace(literal, **common, notes=notes + f" The literal reading is {literal.id}.")
     printed = dataclasses.replace(literal, printed_of=corrected_id, expect_fail=("soundness",),
-                                  examples=literal.examples + (_COUNTEREXAMPLE,))
-    return dataclasses.replace(
-        literal, id=corrected_id, title=f"{literal.title} (S_alpha in both directions)",
-        bound=_both_directions(literal.bound), claims=(), examples=(), paper_bound=None, translation={},
-        errata=literal.errata + (Erratum(_DIRECTION, _EVIDENCE, variant=literal.id),),
-        notes=(literal.notes + " " if literal.notes else "") + "Reading B of the catalogue's Def 2.10 note: "
-              "the larger direction of the sampled Gaussian divergence (valid whichever order the datasets "
-              "come in).", variants=(printed,))
+                                  examples=literal.examples + (counterexample,))
+    return dataclasses.replace(literal, **common, errata=literal.errata + (Erratum(_DIRECTION, evidence,
+                                                                                      variant=literal.id),),
+                               notes=notes, variants=(printed,))
+    # (a variant of the literal, e.g. the (1-c)^2 first-order rule, stays attached to it and is listed at
+    # module level, where theorems_in finds it)
 
 
 EQ_1_1_SGM = _corrected(EQ_1_1_SGM)
 B_2 = _corrected(B_2)
+# The strongly convex records, decided on the projected quadratic grid (family projected_quadratic): the literal
+# (5.3) and (B.3) (and the first-order (B.3)) fail through the backward direction, like (B.2); the literal (3.7)
+# and (5.7) held on every searched instance (largest exact/bound 0.52 over 40 random runs, alpha in {2, 4, 16};
+# 0.48 over 60 runs with decaying steps), so their both-directions readings are added beside them.
+_STRONG_T1 = {"family": "projected_quadratic", "n": 2, "b": 1, "T": 1, "eta": 1.0, "sigma": 1.0, "Delta": 2.0,
+              "D": 10.0, "m": 0.1, "M": 1.0, "cells": 1024, "alpha": 2.0}
+_STRONG_T1_EVIDENCE = ("counterexample: projected quadratic m theta^2/2 on [-5, 5], m=0.1, M=1, n=2, b=1, T=1, eta=1, "
+                       "sigma=1, record gradient 0 in D and -2 in D' (L = mD/2 + 2 = 2.5), alpha=2: exact D_2 = 2.626 "
+                       "(backward) > literal (B.3) = 0.684")
+_STRONG_T8 = {"family": "projected_quadratic", "n": 4, "b": 1, "T": 8, "eta": 0.8, "sigma": 0.25, "Delta": 1.0,
+              "D": 1.0, "m": 0.9, "M": 1.4, "cells": 512, "alpha": 8.0}
+_STRONG_T8_EVIDENCE = ("counterexample: projected quadratic on [-1/2, 1/2], m=0.9, M=1.4, n=4, b=1, T=8, eta=0.8, "
+                       "sigma=0.25, record gradient 0 in D and -1 in D' (L = 1.45), alpha=8: exact D_8 = 3.222 "
+                       "(backward; forward 0.414) > literal (5.3) = 1.199")
+
+EQ_3_7_BOTH = _corrected(EQ_3_7, counterexample=None)
+EQ_5_7_BOTH = _corrected(EQ_5_7, counterexample=None)
+EQ_5_3 = _corrected(EQ_5_3, _STRONG_T8, _STRONG_T8_EVIDENCE)
+B_3 = _corrected(B_3, _STRONG_T1, _STRONG_T1_EVIDENCE)
+B_3_FIRST_ORDER = _corrected(B_3_FIRST_ORDER, _STRONG_T1, _STRONG_T1_EVIDENCE)

@@ -140,26 +140,30 @@ _junk = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True), st.
                   st.just([1.0, 2.0]))
 
 
+#: one valid call per family of this module (families of other modules have their own tests)
+VALID = {
+    "quadratic_chain": dict(BASE, m=0.5, M=2.0, Delta=1.0),
+    "linear_chain": dict(BASE, Delta=1.0),
+    "bok_thm42": dict(BASE, m=0.5, M=2.0, Delta=1.0),
+    "bok_c17": dict(n=10, b=5, eta=0.1, sigma=1.0, E=3, m=0.5, M=2.0, Delta=1.0),
+    "chourasia_thm3": dict(BASE, Delta=1.0),
+    "interval_walk": dict(BASE, Delta=1.0, D=2.0, cells=32),
+    "bok_c16": dict(BASE, Delta=1.0, D=2.0, cells=32),
+    "at22_thm41": dict(BASE, Delta=1.0, D=2.0, cells=32),
+    "subsampled_linear": dict(BASE, Delta=1.0, b=2, cells=64),
+    "dpsgd_worst_step": dict(BASE, Delta=1.0, b=2),
+    "gaussian_mechanism": dict(n=10, sigma=1.0, Delta=1.0),
+    "bok_cor52": dict(m=0.5, Delta=1.0),
+    "langevin_quadratic": dict(eta=0.1, T=5, m=0.5, M=2.0, Delta=1.0),
+}
+
+
 @settings(deadline=None, max_examples=60)
-@given(name=st.sampled_from(sorted(FAMILIES)), key=st.sampled_from(["n", "eta", "sigma", "T", "Delta", "b", "m", "M", "D", "d", "position", "batches", "E", "init"]),
+@given(name=st.sampled_from(sorted(VALID)), key=st.sampled_from(["n", "eta", "sigma", "T", "Delta", "b", "m", "M", "D", "d", "position", "batches", "E", "init"]),
        value=_junk)
 def test_bad_parameters_never_raise_anything_but_value_error(name, key, value):
     """Corrupting one parameter of a valid call gives an instance or a ValueError, never another error."""
-    valid = {
-        "quadratic_chain": dict(BASE, m=0.5, M=2.0, Delta=1.0),
-        "linear_chain": dict(BASE, Delta=1.0),
-        "bok_thm42": dict(BASE, m=0.5, M=2.0, Delta=1.0),
-        "bok_c17": dict(n=10, b=5, eta=0.1, sigma=1.0, E=3, m=0.5, M=2.0, Delta=1.0),
-        "chourasia_thm3": dict(BASE, Delta=1.0),
-        "interval_walk": dict(BASE, Delta=1.0, D=2.0, cells=32),
-        "bok_c16": dict(BASE, Delta=1.0, D=2.0, cells=32),
-        "at22_thm41": dict(BASE, Delta=1.0, D=2.0, cells=32),
-        "subsampled_linear": dict(BASE, Delta=1.0, b=2, cells=64),
-        "dpsgd_worst_step": dict(BASE, Delta=1.0, b=2),
-        "gaussian_mechanism": dict(n=10, sigma=1.0, Delta=1.0),
-        "bok_cor52": dict(m=0.5, Delta=1.0),
-        "langevin_quadratic": dict(eta=0.1, T=5, m=0.5, M=2.0, Delta=1.0),
-    }[name]
+    valid = VALID[name]
     kwargs = dict(valid, **{key: value})
     try:
         FAMILIES[name].build(**kwargs)
@@ -220,3 +224,190 @@ def test_exponential_mechanism_and_langevin_closed_forms():
     lmc = FAMILIES["langevin_quadratic"].build(eta=eta, T=T, m=m, M=1.0, Delta=Delta)
     assert lmc.profile().mu == pytest.approx(gap / math.sqrt(var), rel=1e-12)
     assert "sigma" not in lmc.params() and lmc.setting.algorithm == "langevin"
+
+
+# -- the positivity test of Altschuler & Talwar 2022, App. A.4 (event profile) ------------------------
+
+
+def _bernoulli_renyi(alpha, a, b):
+    """D_alpha(Bern(a) || Bern(b)) with mpmath (closed form, an independent computation)."""
+    import mpmath
+    with mpmath.workdps(40):
+        a, b = mpmath.mpf(a), mpmath.mpf(b)
+        total = a ** alpha * b ** (1 - alpha) + (1 - a) ** alpha * (1 - b) ** (1 - alpha)
+        return float(mpmath.log(total) / (alpha - 1))
+
+
+def test_event_profile_at_one_step_is_the_closed_form():
+    # T = 1 from omega_0 = 0 on [-D/2, D/2]: P[omega_1 >= 0] = 1/2 under D, and under D'
+    # (1 - q)/2 + q Phi(eta L/(b eta sigma)) (the drift eta L/b is taken with probability q = b/n)
+    from scipy.stats import norm
+    n, b, eta, sigma, L, D = 4, 1, 0.5, 0.7, 1.0, 40.0
+    inst = FAMILIES["at22_thm41"].build(n=n, b=b, eta=eta, sigma=sigma, T=1, Delta=L, D=D, cells=4096, event=0.0)
+    prof = inst.profile()
+    q = b / n
+    p_d, p_dp = 0.5, (1 - q) * 0.5 + q * norm.cdf(L / (b * sigma))
+    assert prof.p[1] == pytest.approx(p_d, abs=1e-9) and prof.q[1] == pytest.approx(p_dp, abs=1e-9)
+    assert prof.renyi(3.0, "backward") == pytest.approx(_bernoulli_renyi(3, p_dp, p_d), rel=1e-6)
+    # delta(eps) of two Bernoulli laws: the larger event difference
+    assert prof.delta(0.1, "backward") == pytest.approx(p_dp - math.exp(0.1) * p_d, rel=1e-6)
+
+
+def test_event_profile_lower_bounds_the_last_iterate():
+    # data processing: the event's divergences never exceed the last iterate's (grid accurate here)
+    inst = FAMILIES["at22_thm41"].build(n=2, b=1, eta=1.0, sigma=1.0, T=20, Delta=1.0, D=30.0, cells=2048)
+    full = inst.profile()
+    event = FAMILIES["at22_thm41"].build(n=2, b=1, eta=1.0, sigma=1.0, T=20, Delta=1.0, D=30.0, cells=2048,
+                                         event=0.0).profile()
+    for alpha in (1.5, 2.0, 8.0):
+        assert 0 < event.renyi(alpha) <= full.renyi(alpha)
+    for eps in (0.0, 0.5, 1.0):
+        assert event.delta(eps) <= full.delta(eps) + 1e-12
+    with pytest.raises(ValueError, match="event"):
+        FAMILIES["at22_thm41"].build(n=2, b=1, eta=1.0, sigma=1.0, T=2, Delta=1.0, D=30.0, event=15.5)
+
+
+def test_event_profile_moves_the_probabilities_together_by_their_error():
+    from verify.instances.families import event_profile
+    from verify.instances.profile import DiscreteProfile
+    coarse = DiscreteProfile([0.5, 0.5], [0.1, 0.9], support=[-1.0, 1.0])
+    fine = DiscreteProfile([0.5, 0.5], [0.08, 0.92], support=[-1.0, 1.0], coarse=coarse)
+    out = event_profile(fine, 0.0, floor_error=0.01)  # error 0.02 + 0.01
+    assert out.p[1] == pytest.approx(0.53) and out.q[1] == pytest.approx(0.89) and out.error == pytest.approx(0.03)
+    # never crossing: an error larger than the gap meets in the middle (no information left)
+    flat = event_profile(fine, 0.0, floor_error=1.0)
+    assert flat.p[1] == pytest.approx(flat.q[1]) and flat.renyi(2.0) == pytest.approx(0.0, abs=1e-12)
+
+
+# -- 1-D quadratics under uniform batches (dense grid engine) -----------------------------------------
+
+
+def _mixture_laws(n, b, eta, sigma, T, g, g_prime, m):
+    """The last iterate of unconstrained SGD on m/2 theta^2 + g theta from 0: a mixture of 2^T Gaussians
+    over the steps whose batch held the record (brute force, the independent reference)."""
+    import itertools
+    c, q = 1 - eta * m, b / n
+    var = (eta * sigma) ** 2 * sum(c ** (2 * k) for k in range(T))
+
+    def comps(grad):
+        out = []
+        for used in itertools.product((0, 1), repeat=T):
+            w = math.prod(q if u else 1 - q for u in used)
+            out.append((w, sum(-eta * grad / b * u * c ** (T - 1 - t) for t, u in enumerate(used))))
+        return out
+
+    return comps(g), comps(g_prime), math.sqrt(var)
+
+
+def _log_density(comps, sd):
+    from scipy.special import logsumexp
+    from scipy.stats import norm
+    w = np.array([c[0] for c in comps])
+    mu = np.array([c[1] for c in comps])
+    return lambda x: float(logsumexp(norm.logpdf(x, mu, sd), b=w))
+
+
+def _quad_renyi(alpha, P, Q, sd):
+    """Rényi divergence of two Gaussian mixtures by adaptive quadrature (scipy; independent of the grid)."""
+    from scipy.integrate import quad
+    p, q = _log_density(P, sd), _log_density(Q, sd)
+    f = lambda x: math.exp(alpha * p(x) + (1 - alpha) * q(x))  # noqa: E731
+    total = sum(quad(f, a, b_, epsabs=0, epsrel=1e-10, limit=200)[0]
+                for a, b_ in ((-np.inf, -5), (-5, 0), (0, 5), (5, np.inf)))
+    return math.log(total) / (alpha - 1)
+
+
+def _quad_delta(eps, P, Q, sd):
+    from scipy.integrate import quad
+    p, q = _log_density(P, sd), _log_density(Q, sd)
+    f = lambda x: max(math.exp(p(x)) - math.exp(eps + q(x)), 0.0)  # noqa: E731
+    return sum(quad(f, a, a + 1, epsabs=1e-12, limit=200)[0] for a in range(-15, 15))
+
+
+@pytest.mark.parametrize("family, extra", [("subsampled_quadratic", {}), ("projected_quadratic", dict(D=40.0, cells=1024))])
+def test_quadratic_under_uniform_batches_matches_the_brute_force_mixture(family, extra):
+    n, b, eta, sigma, T, Delta, m = 2, 1, 0.5, 1.0, 4, 2.0, 0.6
+    prof = FAMILIES[family].build(n=n, b=b, eta=eta, sigma=sigma, T=T, Delta=Delta, m=m, **extra).profile()
+    P, Q, sd = _mixture_laws(n, b, eta, sigma, T, 0.0, -Delta, m)
+    tol = 4 * prof.error + 1e-6
+    for alpha in (2.0, 4.0):
+        assert prof.renyi(alpha, "forward") == pytest.approx(_quad_renyi(alpha, P, Q, sd), rel=tol)
+        assert prof.renyi(alpha, "backward") == pytest.approx(_quad_renyi(alpha, Q, P, sd), rel=tol)
+    for eps in (0.0, 1.0):
+        assert prof.delta(eps, "backward") == pytest.approx(_quad_delta(eps, Q, P, sd), abs=tol)
+
+
+def test_projected_quadratic_one_step_from_off_centre_is_the_closed_form():
+    # T = 1 from x0: theta_1 = Proj_[-D/2, D/2]((1 - eta m) x0 + eta Y + eta Z): atoms and a mixture density
+    import mpmath
+    n, b, eta, sigma, Delta, D, m, x0 = 3, 1, 0.5, 0.8, 1.5, 2.0, 0.7, 0.6
+    prof = FAMILIES["projected_quadratic"].build(n=n, b=b, eta=eta, sigma=sigma, T=1, Delta=Delta, D=D, m=m,
+                                                 x0=x0, cells=2048).profile()
+    centre, s, q = (1 - eta * m) * x0, eta * sigma, b / n
+    P = [(1.0, centre)]
+    Q = [(1 - q, centre), (q, centre + eta * Delta / b)]
+
+    def law(comps):
+        lo = sum(w * mpmath.ncdf((-D / 2 - mu) / s) for w, mu in comps)
+        hi = sum(w * (1 - mpmath.ncdf((D / 2 - mu) / s)) for w, mu in comps)
+        return lo, hi, lambda x: sum(w * mpmath.npdf(x, mu, s) for w, mu in comps)
+
+    (p_lo, p_hi, p), (q_lo, q_hi, qd) = law(P), law(Q)
+    with mpmath.workdps(30):
+        for alpha in (2.0, 5.0):
+            inner = mpmath.quad(lambda x: p(x) ** alpha * qd(x) ** (1 - alpha), [-D / 2, 0, D / 2])
+            total = inner + p_lo ** alpha * q_lo ** (1 - alpha) + p_hi ** alpha * q_hi ** (1 - alpha)
+            assert prof.renyi(alpha, "forward") == pytest.approx(float(mpmath.log(total) / (alpha - 1)),
+                                                                  rel=4 * prof.error + 1e-5)
+
+
+@pytest.mark.parametrize("name, kwargs, match", [
+    ("projected_quadratic", dict(m=1.0, M=0.5), "M >= m"),
+    ("projected_quadratic", dict(m=1.0, eta=2.5), "eta"),
+    ("projected_quadratic", dict(m=1.0, batches="full"), "batches"),
+    ("subsampled_quadratic", dict(m=1e-6, T=5000), "m"),
+])
+def test_quadratic_families_refuse_bad_parameters(name, kwargs, match):
+    base = dict(n=4, b=1, eta=0.5, sigma=1.0, T=3, Delta=1.0)
+    if name == "projected_quadratic":
+        base["D"] = 2.0
+    with pytest.raises(ValueError, match=match):
+        FAMILIES[name].build(**dict(base, **kwargs))
+
+
+def test_quadratic_families_declare_their_constants():
+    inst = FAMILIES["projected_quadratic"].build(n=4, b=1, eta=0.5, sigma=1.0, T=3, Delta=1.0, D=2.0, m=0.5)
+    p = inst.params()
+    assert p["L"] == pytest.approx(0.5 * 1.0 + 1.0) and p["m"] == p["M"] == 0.5 and p["q"] == 0.25
+    assert "strongly_convex" in inst.loss_classes and inst.setting.constraint == "bounded"
+    free = FAMILIES["subsampled_quadratic"].build(n=4, b=1, eta=0.5, sigma=1.0, T=3, Delta=1.0, m=0.5)
+    assert free.setting.constraint == "none" and "L" not in free.params() and "D" not in free.params()
+
+
+def test_decaying_step_sizes_match_the_brute_force_mixture():
+    # eta_t = eta max(t, 1)^(-p) for the steps t = 0..T-1 (gradient and noise): the unconstrained last iterate
+    # is a mixture over which steps used the record; an interval far wider than the noise stands for R
+    import itertools
+    n, b, eta, sigma, T, Delta, m, p = 3, 1, 0.6, 0.9, 4, 1.5, 0.5, 0.7
+    steps = [eta * max(t, 1) ** -p for t in range(T)]
+    gain = [math.prod(1 - steps[k] * m for k in range(t + 1, T)) for t in range(T)]
+    sd = math.sqrt(sum((steps[t] * sigma * gain[t]) ** 2 for t in range(T)))
+    q = b / n
+
+    def comps(grad):
+        return [(math.prod(q if u else 1 - q for u in used),
+                 sum(-steps[t] * grad / b * u * gain[t] for t, u in enumerate(used)))
+                for used in itertools.product((0, 1), repeat=T)]
+
+    prof = FAMILIES["projected_quadratic"].build(n=n, b=b, eta=eta, sigma=sigma, T=T, Delta=Delta, D=30.0, m=m,
+                                                 p_decay=p, cells=2048).profile()
+    tol = 4 * prof.error + 1e-6
+    P, Q = comps(0.0), comps(-Delta)
+    for alpha in (2.0, 3.0):
+        assert prof.renyi(alpha, "backward") == pytest.approx(_quad_renyi(alpha, Q, P, sd), rel=tol)
+    # p = 0 is the constant-step run; T = 1 does not depend on p (only eta_0 = eta acts)
+    const = dict(n=n, b=b, eta=eta, sigma=sigma, Delta=Delta, D=3.0, m=m, cells=128)
+    a = FAMILIES["projected_quadratic"].build(T=3, **const).profile()
+    assert FAMILIES["projected_quadratic"].build(T=3, p_decay=0.0, **const).profile().renyi(2.0) == a.renyi(2.0)
+    one = FAMILIES["projected_quadratic"].build(T=1, **const).profile().renyi(2.0)
+    assert FAMILIES["projected_quadratic"].build(T=1, p_decay=0.9, **const).profile().renyi(2.0) == one

@@ -143,3 +143,22 @@ def test_engine_rejects_bad_input():
         Mixture((0.5, 0.4), (0.0, 1.0))
     with pytest.raises(ValueError, match="translations"):
         evolve(grid, 0.5, 0.1, [Mixture((1.0,), (lambda x: -x,))], 3, method="fft")
+
+
+def test_per_step_noise_and_dense_floor():
+    from verify.instances.grid import DENSE_FLOOR, IntervalGrid, Mixture, evolve_many
+    grid = IntervalGrid(-20.0, 20.0, 1024)  # cell width h: "mass at the centre" adds ~h^2/12 per step
+    still = [Mixture((1.0,), (lambda t: -0.1 * t,))]
+    # per-step stds: s_0 = 1 then 0.5 (dense only); a wrong length or a non-dense method is refused
+    (state,), _ = evolve_many(grid, 0.0, [1.0, 0.5], [still], 2)
+    var = 0.9 ** 2 * 1.0 + 0.25  # theta_2 = 0.9 theta_1 + 0.5 Z, theta_1 = Z
+    assert float(state @ grid.support ** 2) == pytest.approx(var, rel=1e-3)
+    with pytest.raises(ValueError, match="s"):
+        evolve_many(grid, 0.0, [1.0, 0.5, 0.5], [still], 2)
+    with pytest.raises(ValueError, match="dense"):
+        evolve_many(grid, 0.0, [1.0, 0.5], [[Mixture((1.0,), (0.0,))]], 2, method="fft")
+    # far tails underflow in dense mode (60 standard deviations): raised to the floor in both laws and flagged
+    wide = IntervalGrid(-60.0, 60.0, 512)
+    (far,), small = evolve_many(wide, 0.0, 1.0, [still], 2)
+    assert small is not None and small.any() and far.min() >= DENSE_FLOOR * 0.99
+    assert float(far @ wide.support ** 2) == pytest.approx(1.81, rel=1e-2)

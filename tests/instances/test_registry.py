@@ -29,6 +29,13 @@ VALID = {
     "gaussian_mechanism": dict(n=10, sigma=1.0, Delta=1.0, adjacency="add_remove"),
     "bok_cor52": dict(m=0.5, Delta=1.0),
     "langevin_quadratic": dict(eta=0.1, T=5, m=0.5, M=2.0, Delta=1.0),
+    "projected_quadratic": dict(BASE, Delta=1.0, D=2.0, m=0.5, b=2, cells=32),
+    "subsampled_quadratic": dict(BASE, Delta=1.0, m=0.5, b=2),
+    "dpsgd_full_batch": dict(BASE, Delta=1.0),
+    "sampled_gaussian": dict(q=0.1, z=1.0, alpha=2.0),
+    "at22_sampled_gaussian": dict(q=0.1, z=1.0),
+    "exp_mech_interval": dict(Delta=1.0, D=2.0),
+    "lsi_quadratic_chain": dict(BASE, m=0.5, M=2.0, Delta=1.0),
 }
 
 
@@ -38,7 +45,8 @@ def test_every_registered_family_has_a_valid_build_here():
 
 def test_the_grid_families_are_those_whose_cost_grows_with_T():
     grid = {name for name, fam in FAMILIES.items() if fam.cost == "grid"}
-    assert grid == {"interval_walk", "subsampled_linear", "bok_c16", "at22_thm41", "dpsgd_worst_step"}
+    assert grid == {"interval_walk", "subsampled_linear", "bok_c16", "at22_thm41", "dpsgd_worst_step",
+                    "projected_quadratic", "subsampled_quadratic"}
     assert {fam.cost for fam in FAMILIES.values()} <= set(registry.COSTS)
 
 

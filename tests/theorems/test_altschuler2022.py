@@ -268,10 +268,122 @@ def test_paper_form_translates_to_the_canonical_bound(record):
 @pytest.mark.parametrize("record", RECORDS, ids=lambda t: t.id)
 def test_scaling_invariance(record):
     base = LOWER_POINT if record.id.startswith("altschuler2022/thm4.1") else \
-        THM31_POINT if record.id == "altschuler2022/thm3.1" else POINT
+        THM31_POINT if record.id in ("altschuler2022/thm3.1", "altschuler2022/ex5.8") else POINT
     params = {p: base[p] for p in record.parameters}
     value = float(record.evaluate(**params))
     c = 2.3
     moved = float(record.evaluate(**{p: v * c ** VOCABULARY[p].scale for p, v in params.items()}))
     assert np.isfinite(value) and value >= 0
     assert moved == pytest.approx(value, rel=1e-9)
+
+
+# -- kept examples -----------------------------------------------------------------------------------
+
+
+def test_direction_counterexample_text_matches_its_values():
+    # the kept interval walk has record gradient 0 in D and -2 in D': L = 2, so the literal (1.1)/(B.2)
+    # branch is T S_2(1/2, b sigma/(2L) = 1/4) = 0.658 (S_2(1/2, 1/2) = 0.4385 is another point)
+    assert S_mpmath(2.0, 0.5, 0.25) == pytest.approx(0.658246, abs=1e-6)
+    assert S_mpmath(2.0, 0.5, 0.5) == pytest.approx(0.438513, abs=1e-6)
+    literal = get("altschuler2022/eq1.1/sgm")
+    example = next(e for e in literal.examples if e.get("family") == "interval_walk")
+    from verify.instances import FAMILIES
+    inst = FAMILIES["interval_walk"].build(**{k: v for k, v in example.items() if k not in ("family", "M", "alpha")})
+    assert inst.params()["L"] == 2.0
+    assert float(literal.evaluate(alpha=2.0, T=1, L=2.0, n=2.0, b=1.0, sigma=1.0)) == pytest.approx(0.658246, abs=1e-6)
+    assert "L=2" in module._EVIDENCE and "1/4) = 0.658" in module._EVIDENCE
+
+
+def test_theorem41_scope_run_is_admissible_and_certified_by_the_positivity_test():
+    # the kept scope run (n = 2, D = 1000, T = Tbar = 1500, sigma = 0.8) lies in every record's scope ...
+    for rid, at in (("altschuler2022/thm4.1", dict(alpha=100.0)), ("altschuler2022/thm4.1/dp", dict(delta=0.01)),
+                    ("altschuler2022/thm4.1/as-stated", dict(alpha=100.0))):
+        record = get(rid)
+        assert any(e.get("family") == "at22_thm41" and e.get("event") == 0.0 for e in record.examples)
+        record.evaluate(**module._SCOPE, **at)  # no assumption violated
+    # ... and the proof's chain of constants at it: P[omega'_T >= 0] >= 0.899 > e^{0.1}/2 + 0.01 needs
+    # sigma^2 T eta^2 <= 0.001 D^2 (here 0.96 D^2 / 1000) and D >= 1000 eta L
+    s = module._SCOPE
+    assert s["sigma"] ** 2 * s["T"] * s["eta"] ** 2 <= 1e-3 * s["D"] ** 2
+    assert s["T"] == 0.75 * s["D"] * s["n"] / (s["L"] * s["eta"])
+
+
+def _projected_mixture_renyi(alpha, D, s, P, Q):
+    """D_alpha of two Gaussian mixtures projected onto [-D/2, D/2] (atoms + density), mpmath quadrature."""
+    with mpmath.workdps(30):
+        def law(comps):
+            lo = sum(w * mpmath.ncdf((-D / 2 - mu) / s) for w, mu in comps)
+            hi = sum(w * (1 - mpmath.ncdf((D / 2 - mu) / s)) for w, mu in comps)
+            return lo, hi, lambda x: sum(w * mpmath.npdf(x, mu, s) for w, mu in comps)
+
+        (p_lo, p_hi, p), (q_lo, q_hi, q) = law(P), law(Q)
+        inner = mpmath.quad(lambda x: p(x) ** alpha * q(x) ** (1 - alpha), mpmath.linspace(-D / 2, D / 2, 11))
+        total = inner + p_lo ** alpha * q_lo ** (1 - alpha) + p_hi ** alpha * q_hi ** (1 - alpha)
+        return float(mpmath.log(total) / (alpha - 1))
+
+
+def test_strongly_convex_literal_readings_are_refuted_by_their_kept_runs():
+    from verify.instances import FAMILIES
+    for rid, both_id, example in (("altschuler2022/b.3", "altschuler2022/b.3/both-directions", module._STRONG_T1),
+                                  ("altschuler2022/b.3/first-order", "altschuler2022/b.3/first-order/both-directions",
+                                   module._STRONG_T1),
+                                  ("altschuler2022/eq5.3", "altschuler2022/eq5.3/both-directions", module._STRONG_T8)):
+        literal, both = get(rid), get(both_id)
+        assert literal.printed_of == both_id and literal.expect_fail == ("soundness",) and example in literal.examples
+        kwargs = {k: v for k, v in example.items() if k not in ("family", "alpha")}
+        inst = FAMILIES[example["family"]].build(**kwargs)
+        params = {p: inst.params()[p] for p in literal.parameters if p != "alpha"}
+        exact = float(inst.profile().renyi(example["alpha"], "backward"))
+        assert exact > float(literal.evaluate(alpha=example["alpha"], **params)) * 2
+        assert exact < float(both.evaluate(alpha=example["alpha"], **params))
+    # T = 1 from the centre: the curvature does not act yet; the projected mixture in closed form (mpmath)
+    e = module._STRONG_T1
+    reference = _projected_mixture_renyi(2.0, e["D"], e["eta"] * e["sigma"], [(0.5, 0.0), (0.5, e["eta"] * e["Delta"])],
+                                         [(1.0, 0.0)])
+    assert round(reference, 3) == pytest.approx(2.626, abs=1e-12)  # the value printed in the evidence
+    assert float(FAMILIES["projected_quadratic"].build(**{k: v for k, v in e.items() if k not in ("family", "alpha")})
+                 .profile().renyi(2.0, "backward")) == pytest.approx(reference, rel=1e-4)
+    assert float(get("altschuler2022/b.3").evaluate(alpha=2.0, n=2, b=1, T=1, eta=1.0, sigma=1.0, L=2.5, D=10.0,
+                                                    m=0.1, M=1.0)) == pytest.approx(0.6836, abs=1e-4)
+
+
+def test_strongly_convex_counterexample_is_resolved_by_the_grid():
+    # the T = 8 run of (5.3): the value at 512 cells (kept) agrees with 2048 cells far inside the violation
+    from verify.instances import FAMILIES
+    kwargs = {k: v for k, v in module._STRONG_T8.items() if k not in ("family", "alpha")}
+    coarse = FAMILIES["projected_quadratic"].build(**kwargs).profile().renyi(8.0, "backward")
+    fine = FAMILIES["projected_quadratic"].build(**dict(kwargs, cells=2048)).profile().renyi(8.0, "backward")
+    assert coarse == pytest.approx(fine, rel=1e-5) and fine == pytest.approx(3.2222, abs=1e-4)
+
+
+def test_both_directions_readings_bound_the_literal_ones():
+    for rid in ("altschuler2022/eq3.7", "altschuler2022/eq5.3", "altschuler2022/b.3"):
+        literal, both = get(rid), get(rid + "/both-directions")
+        point = dict(B3, T=10.0) if "3.7" not in rid else dict(B2, T=10.0)
+        params = {k: v for k, v in point.items() if k in literal.parameters}
+        assert float(both.evaluate(**params)) >= float(literal.evaluate(**params)) * (1 - 1e-12)
+    # (3.7) was not refuted by the search: its literal record stays a record of its own
+    assert get("altschuler2022/eq3.7").printed_of is None
+
+
+def test_example58_needs_theorem31_conditions_at_one_step():
+    # T = 1 (one step, the step size cancels): one sampled Gaussian step with drift 2 eta L/b (replace
+    # adjacency) w.p. q = b/n and noise eta sigma; the reverse direction has the closed form at integer alpha
+    # (1/(alpha-1)) log sum_k C(alpha,k) (1-q)^(alpha-k) q^k e^{(k^2-k)/(2 s^2)}, s = b sigma/(2L)
+    def one_step(alpha, q, s):
+        return math.log(sum(math.comb(alpha, k) * (1 - q) ** (alpha - k) * q ** k * math.exp((k * k - k) / (2 * s * s))
+                            for k in range(alpha + 1))) / (alpha - 1)
+
+    alpha, n, L = 2, 100.0, 1.0
+    unit = lambda sigma: alpha * L**2 / (n**2 * sigma**2)  # noqa: E731  the statement's rate, constant 1
+    # below Theorem 3.1's noise condition no universal constant holds: the ratio grows without bound
+    ratios = [one_step(alpha, 1 / n, sigma / (2 * L)) / unit(sigma) for sigma in (10.0, 2.0, 1.0)]
+    assert ratios[0] > 2 and ratios[2] > 10 * ratios[0] / 2
+    # inside them (sigma > 8 sqrt(2) L/b) the record's explicit constant 16 holds at T = 1
+    sigma = 20.0
+    record = float(get("altschuler2022/ex5.8").evaluate(alpha=float(alpha), L=L, n=n, sigma=sigma, T=1, D=100.0,
+                                                        eta=1.0, p_decay=0.5, M=1.0, b=1.0))
+    assert record == pytest.approx(16 * unit(sigma)) and record >= one_step(alpha, 1 / n, sigma / (2 * L))
+    with pytest.raises(ValueError, match="8 sqrt"):
+        get("altschuler2022/ex5.8").evaluate(alpha=2.0, L=L, n=n, sigma=10.0, T=1, D=100.0, eta=1.0, p_decay=0.5,
+                                             M=1.0, b=1.0)

@@ -406,3 +406,13 @@ def test_registry_shape():
                    "thmC.16a", "thmC.17"):
         assert f"bok2024/{needed}" in ids
     assert get("bok2024/thmC.17").kind == "lower" and get("bok2024/thmC.16a").kind == "lower"
+
+
+@pytest.mark.parametrize("theorem_id", ["bok2024/cor5.4/reading-a", "bok2024/cor5.4/reading-b"])
+def test_cor54_is_decided_on_the_tilted_exponential_mechanism(theorem_id):
+    """Both readings hold on linear potentials on [0, D] and are nearly attained at a large Delta D."""
+    from verify.check.engine import check_theorem, profile
+
+    result = check_theorem(theorems.get(theorem_id), theorems.get, profile("quick"), seed=0)
+    assert result.verdict == "verified", result.reason
+    assert 0.9 < result.max_ratio <= 1.0

@@ -134,5 +134,14 @@ def admissible_canonical(theorem: Theorem, count: int, seed: int, tries: int = 4
 
 
 def admissible_points(theorem: Theorem, count: int, seed: int, tries: int = 40) -> list[dict[str, float]]:
-    """Up to ``count`` admissible parameter dicts for ``theorem`` (rejection sampling, seeded)."""
-    return [restrict(theorem, p) for p in admissible_canonical(theorem, count, seed, tries)]
+    """Up to ``count`` admissible parameter dicts for ``theorem`` (rejection sampling, seeded).
+
+    When the default ranges hold no admissible point (a scope far from them, e.g. D >= 1000 eta L),
+    the record's own parameter sets (``examples`` without a ``family``) stand in for the samples.
+    """
+    found = [restrict(theorem, p) for p in admissible_canonical(theorem, count, seed, tries)]
+    if found:
+        return found
+    own = [{k: float(e[k]) for k in theorem.parameters} for e in theorem.examples
+           if "family" not in e and all(k in e for k in theorem.parameters)]
+    return [p for p in own if admissible(theorem, p)][:count]

@@ -19,7 +19,7 @@ import numpy as np
 
 from verify.errors import InputError
 from verify.instances.chain import QuadraticRun
-from verify.instances.grid import IntervalGrid, Mixture, evolve_many
+from verify.instances.grid import DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mixture, evolve_many
 from verify.instances.instance import BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile
 from verify.instances.registry import register_family
@@ -352,6 +352,15 @@ def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", name=None) -> Ins
 # ---------------------------------------------------------------------------------------------------
 
 
+def _curved(schedule: list[Mixture], eta: float, curvature: float) -> list[Mixture]:
+    """The mixtures of ``schedule`` plus the gradient step ``-eta * curvature * theta`` of the shared
+    quadratic ``curvature/2 theta^2`` (every record's loss): translations become affine maps."""
+    def affine(shift: float):
+        return lambda theta: shift - eta * curvature * theta
+
+    return [Mixture(mx.weights, tuple(affine(float(c)) for c in mx.displacements)) for mx in schedule]
+
+
 def _schedules(n, eta, plan: BatchPlan, g, g_prime):
     """Per-step displacement mixtures for D and D' (record gradient g vs g'; other records 0)."""
     if plan.batches == "full":
@@ -384,6 +393,34 @@ def _grid_profile(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_erro
     return profile
 
 
+def event_profile(profile: DiscreteProfile, threshold: float, floor_error: float = 0.0) -> DiscreteProfile:
+    """The laws of the event ``{theta_T >= threshold}`` under D and D': a certified lower bound.
+
+    Post-processing the last iterate by ``theta -> 1[theta >= threshold]`` can only lose information,
+    so every divergence of the two Bernoulli laws (Rényi, hockey-stick, hence eps(delta)) is at most the
+    last iterate's (data-processing inequality; Altschuler & Talwar 2022, Lemma 2.7 and the positivity
+    test of Appendix A.4).  The event probabilities are first moved towards each other by their error
+    (refinement difference against the coarse grid plus ``floor_error``, the most the FFT round-off
+    floor can move them), so the returned pair is less distinguishable than the continuous one: a lower
+    bound that holds where the Rényi divergence of high order is beyond the grid's resolution.
+    """
+    def above(prof: DiscreteProfile) -> tuple[float, float]:
+        if prof.support is None:
+            raise InputError("an event profile needs a profile with its support", "profile")
+        hit = prof.support >= threshold
+        return float(prof.p[hit].sum()), float(prof.q[hit].sum())
+
+    p, q = above(profile)
+    error = float(floor_error)
+    if profile.coarse is not None:
+        pc, qc = above(profile.coarse)
+        error += max(abs(p - pc), abs(q - qc))
+    mid = 0.5 * (p + q)
+    p_safe = min(p + error, mid) if p <= q else max(p - error, mid)
+    q_safe = max(q - error, mid) if p <= q else min(q + error, mid)
+    return DiscreteProfile([1.0 - p_safe, p_safe], [1.0 - q_safe, q_safe], support=[0.0, 1.0], error=error)
+
+
 def _interval(where: str, D, lo, x0) -> tuple[float, float, float, float]:
     """``(D, lo, hi, x0)``: the interval ``[lo, lo + D]`` (default centred at 0) and a start inside it."""
     D = nonnegative("D", D, where)
@@ -398,7 +435,7 @@ def _interval(where: str, D, lo, x0) -> tuple[float, float, float, float]:
 
 
 def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0, x0=None, lo=None,
-                  offset=0.0, adjacency="replace", cells=2048, method="auto", name=None,
+                  offset=0.0, adjacency="replace", cells=2048, method="auto", event=None, name=None,
                   _family="interval_walk") -> Instance:
     """Projected noisy GD on linear losses in 1-D, ``C = [lo, lo + D]`` (default ``[-D/2, D/2]``).
 
@@ -409,7 +446,9 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     from D).  Start ``x0`` (default the centre).  Exact laws of the discretised chain (grid engine,
     ``cells`` cells); ``profile().error`` is the refinement estimate: sup over eps in [0, 4] of
     ``|delta_h - delta_2h|`` (max direction), plus the effect of dropping cells below the FFT floor;
-    ``profile().error_of(name, ...)`` gives the same estimate for any other query.
+    ``profile().error_of(name, ...)`` gives the same estimate for any other query.  ``event``: release
+    only ``1[theta_T >= event]`` (:func:`event_profile`: a certified lower bound on every divergence of
+    the last iterate, for orders or levels beyond the grid's resolution).
     """
     where = _family
     n = integer("n", n, where)
@@ -430,9 +469,17 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     choice("method", method, ("auto", "fft", "direct", "dense"), where)
     g, g_prime = offset, offset - Delta
     sch_d, sch_p = _schedules(n, eta, plan, g, g_prime)
+    if event is not None:
+        event = finite("event", event, where)
+        if not lo < event <= hi:
+            raise InputError(f"the event threshold {event} must lie in ({lo}, {hi}]", "event", where)
 
     def compute() -> DiscreteProfile:
-        return _grid_profile(lo, hi, x0, eta * sigma, sch_d, sch_p, T, cells, method, escaped_is_error=False)
+        profile = _grid_profile(lo, hi, x0, eta * sigma, sch_d, sch_p, T, cells, method, escaped_is_error=False)
+        if event is None:
+            return profile
+        floored = 0 if profile.unresolved is None else int(profile.unresolved.sum())
+        return event_profile(profile, event, floor_error=2.0 * floored * FFT_FLOOR)
 
     constants = {**plan.constants(T), "eta": eta, "sigma": sigma, "Delta": Delta, "D": D, "d": 1, "m": 0.0}
     if max(abs(g), abs(g_prime)) > 0:
@@ -442,8 +489,120 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     run = RunDescription(kind="walk_1d", loss="linear", n=n, b=plan.b, T=T, eta=eta, sigma=sigma, batches=batches,
                          position=plan.position, init="fixed", record_gradient=g, record_gradient_prime=g_prime,
                          x0=x0, interval=(lo, hi), projection=(lo, hi), cells=cells, method=method)
-    return Instance(name=name or f"{_family}(n={n}, T={T}, D={D}, batches={batches})", family=_family,
+    shown = f"{_family}(n={n}, T={T}, D={D}, batches={batches}" + ("" if event is None else f", event theta_T >= {event}")
+    return Instance(name=name or shown + ")", family=_family,
                     setting=setting, loss_classes=LINEAR, constants=constants, run=run, compute=compute)
+
+
+def projected_quadratic(n, eta, sigma, T, Delta, D, m, M=None, batches="uniform", b=None, position=0, x0=None,
+                        offset=0.0, p_decay=None, cells=None, method="dense", name=None, _family="projected_quadratic",
+                        _escaped_is_error=False) -> Instance:
+    """Projected noisy SGD on 1-D quadratics ``l_i(theta) = m/2 theta^2 + g_i theta`` on ``[-D/2, D/2]``.
+
+    Every record has ``g_i = 0`` but the differing one: ``g = offset`` in D, ``offset - Delta`` in D'
+    (so the gradient difference is ``Delta``).  The losses are m-strongly convex, m-smooth (``M >= m``
+    records a declared smoothness constant; default m) and L-Lipschitz on the interval with
+    ``L = m D/2 + max(|g|, |g'|)``.  One step is ``theta <- Proj((1 - eta m) theta - eta g/b 1[record in
+    batch] - eta Z)``: a mixture of affine maps, evolved exactly on the grid by the dense engine (a
+    transition matrix, ``cells <= 2048``); uniform batches of size ``b`` (the record used with
+    probability ``q = b/n``), the setting the strongly convex SGD statements speak about (the Gaussian
+    chains cover full and cyclic batches exactly).  Start ``x0`` (default the centre).  ``p_decay``:
+    decaying step sizes, the step ``omega_{t+1} = ...`` (t = 0, ..., T-1) using ``eta_t = eta max(t, 1)^(-p)``
+    for its gradient and its noise ``eta_t Z`` (Altschuler & Talwar 2022, §5.3: ``eta = eta_1`` the largest
+    step; a per-step kernel each step).  The strongly convex reference of
+    Altschuler & Talwar 2022, Thm 5.1 / (5.3) / (B.3) and Bok et al. 2024, Thm 4.9.
+    """
+    where = _family
+    n = integer("n", n, where)
+    eta = positive("eta", eta, where)
+    sigma = positive("sigma", sigma, where)
+    T = integer("T", T, where, high=10 ** 5)
+    Delta = sensitivity(Delta, where)
+    m = positive("m", m, where)
+    M = m if M is None else positive("M", M, where)
+    if M < m:
+        raise InputError(f"need M >= m (a quadratic of curvature m is M-smooth for M >= m), got M={M} < m={m}",
+                         "M", where)
+    if eta * m >= 2:
+        raise InputError(f"need eta*m < 2 (the gradient step expands otherwise), got {eta * m}", "eta", where)
+    D, lo, hi, x0 = _interval(where, D, lo=None, x0=x0)
+    plan = BatchPlan.of(where, n, batches, b, position, ("uniform",))
+    offset = finite("offset", offset, where)
+    # default 512 cells; 256 with decaying steps (one transition matrix per step: the cost grows with T C^2)
+    cells = integer("cells", (512 if p_decay is None else 256) if cells is None else cells, where, low=8,
+                    high=DENSE_MAX_CELLS)
+    choice("method", method, ("dense",), where)
+    g, g_prime = offset, offset - Delta
+    if p_decay is None:
+        steps = eta
+        sch_d, sch_p = (_curved(sch, eta, m) for sch in _schedules(n, eta, plan, g, g_prime))
+    else:
+        p_decay = nonnegative("p_decay", p_decay, where)
+        steps = eta * np.maximum(np.arange(T, dtype=float), 1.0) ** -p_decay
+        sch_d, sch_p = [], []
+        for eta_t in steps:
+            d_t, p_t = (_curved(sch, float(eta_t), m) for sch in _schedules(n, float(eta_t), plan, g, g_prime))
+            sch_d += d_t
+            sch_p += p_t
+
+    def compute() -> DiscreteProfile:
+        return _grid_profile(lo, hi, x0, steps * sigma, sch_d, sch_p, T, cells, method,
+                             escaped_is_error=_escaped_is_error)
+
+    L = m * max(abs(lo), abs(hi)) + max(abs(g), abs(g_prime))
+    constants = {**plan.constants(T), "eta": eta, "sigma": sigma, "Delta": Delta, "D": D, "d": 1, "m": m, "M": M,
+                 "L": L, **({} if p_decay is None else {"p_decay": p_decay})}
+    setting = Setting(algorithm="noisy_gd", batches=batches, loss="quadratic", constraint="bounded",
+                      adjacency="replace", init="fixed", release="last")
+    run = RunDescription(kind="walk_1d", loss="m/2 theta^2 + g theta", n=n, b=plan.b, T=T, eta=eta, sigma=sigma,
+                         batches=batches, position=plan.position, init="fixed", record_gradient=g,
+                         record_gradient_prime=g_prime, x0=x0, interval=(lo, hi), projection=(lo, hi), cells=cells,
+                         method=method, eigenvalues=np.array([m]))
+    return Instance(name=name or f"{where}(n={n}, T={T}, D={D:.4g}, m={m:.4g}, batches={batches})", family=_family,
+                    setting=setting, loss_classes=loss_classes("squared"), constants=constants, run=run,
+                    compute=compute)
+
+
+def subsampled_quadratic(n, eta, sigma, T, Delta, m, M=None, b=1, offset=0.0, window=14.0, cells=None,
+                         name=None) -> Instance:
+    """Unconstrained noisy SGD on 1-D quadratics (:func:`projected_quadratic` without the projection).
+
+    ``l_i(theta) = m/2 theta^2 + g_i theta`` (the differing record ``g = offset`` in D, ``offset - Delta`` in
+    D'), uniform batches of size b, theta_0 = 0.  The last iterate is a mixture of ``2^T`` Gaussians (which
+    steps used the record); here it is evolved on a grid over a window holding the drift
+    ``eta max|g|/(b (1 - |1 - eta m|))`` plus ``window`` standard deviations of the accumulated noise on
+    each side; the mass that reaches the window's ends is added to ``profile().error``.  ``cells``
+    (default: 6 per noise standard deviation ``eta sigma``) is at most 2048.  The reference of Bok et al.
+    2024, Thm 4.9 (strongly convex, unconstrained NoisySGD).
+    """
+    where = "subsampled_quadratic"
+    eta_ = positive("eta", eta, where)
+    sigma_ = positive("sigma", sigma, where)
+    T_ = integer("T", T, where, high=10 ** 5)
+    Delta_ = sensitivity(Delta, where)
+    m_ = positive("m", m, where)
+    if eta_ * m_ >= 2:
+        raise InputError(f"need eta*m < 2 (the gradient step expands otherwise), got {eta_ * m_}", "eta", where)
+    plan = BatchPlan.of(where, n, "uniform", b, 0, ("uniform",))
+    offset_ = finite("offset", offset, where)
+    window_ = positive("window", window, where)
+    c = abs(1.0 - eta_ * m_)
+    s = eta_ * sigma_
+    sd = s * math.sqrt(sum(c ** (2 * k) for k in range(min(T_, 10 ** 4))) if c < 1 else T_)
+    drift = eta_ * max(abs(offset_), abs(offset_ - Delta_)) / plan.b * (T_ if c >= 1 else min(T_, 1 / (1 - c)))
+    half = drift + window_ * sd
+    if cells is None:
+        cells = max(64, int(math.ceil(6 * 2 * half / s)))
+        if cells > DENSE_MAX_CELLS:
+            raise InputError(f"the window needs {cells} cells of width eta*sigma/6 (at most {DENSE_MAX_CELLS}): "
+                             f"m too small or the drift too large", "m", where)
+    inst = projected_quadratic(n, eta, sigma, T, Delta, 2 * half, m, M=M, b=b, offset=offset_, cells=cells,
+                               name=name or f"{where}(n={n}, b={b}, T={T}, m={m_:.4g})", _family=where,
+                               _escaped_is_error=True)
+    constants = {k: v for k, v in inst.constants.items() if k not in ("D", "L")}
+    return dataclasses.replace(inst, setting=dataclasses.replace(inst.setting, constraint="none"),
+                               constants=constants, run=dataclasses.replace(inst.run, projection=None,
+                                                                            window=(-half, half)))
 
 
 def bok_c16(n, eta, sigma, T, Delta, D, batches="full", b=None, position=None, cells=2048, method="auto",
@@ -458,12 +617,14 @@ def bok_c16(n, eta, sigma, T, Delta, D, batches="full", b=None, position=None, c
     return _with_run(inst, source="Bok et al. 2024, Theorem C.16 (construction)")
 
 
-def at22_thm41(n, eta, sigma, T, Delta, D, b=1, cells=2048, method="auto", name=None) -> Instance:
+def at22_thm41(n, eta, sigma, T, Delta, D, b=1, cells=2048, method="auto", event=None, name=None) -> Instance:
     """Altschuler & Talwar 2022, Thm 4.1 construction: ``K = [-D/2, D/2]``, omega_0 = 0, uniform batches
     of size b; all losses zero except ``f(omega; x'_n) = L (D - omega)`` in D' (gradient ``-L``,
-    ``L = Delta``): D' moves up by ``eta L / b`` with probability ``b/n`` each step."""
+    ``L = Delta``): D' moves up by ``eta L / b`` with probability ``b/n`` each step.  ``event=0.0``:
+    the proof's positivity test ``1[omega_T >= 0]`` (a lower bound on every divergence, see
+    :func:`event_profile`)."""
     inst = interval_walk(n, eta, sigma, T, Delta, D, batches="uniform", b=b, cells=cells, method=method,
-                         name=name, _family="at22_thm41")
+                         event=event, name=name, _family="at22_thm41")
     return _with_run(inst, source="Altschuler & Talwar 2022, Theorem 4.1 (Appendix A.4 construction)")
 
 
@@ -664,6 +825,14 @@ register_family("bok_c16", bok_c16, cost="grid", exactness=GRID, run_kind="walk_
 register_family("at22_thm41", at22_thm41, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="uniform", loss="linear", constraint="bounded", init="fixed"),
                 source="Altschuler & Talwar 2022, Theorem 4.1")
+register_family("projected_quadratic", projected_quadratic, cost="grid", exactness=GRID, run_kind="walk_1d",
+                setting=Setting(batches="uniform", loss="quadratic", constraint="bounded", init="fixed"),
+                source="Altschuler & Talwar 2022, Thm 5.1 / Appendix B.3 (strongly convex SGD)")
+register_family("subsampled_quadratic", subsampled_quadratic, cost="grid", run_kind="walk_1d",
+                exactness=GRID + "; unconstrained: a window of the drift and the noise, the mass reaching its ends "
+                                 "added to the error",
+                setting=Setting(batches="uniform", loss="quadratic", constraint="none", init="fixed"),
+                source="Bok et al. 2024, Thm 4.9 (strongly convex NoisySGD, unconstrained)")
 register_family("subsampled_linear", subsampled_linear, cost="grid", run_kind="walk_1d",
                 exactness=GRID + "; unconstrained: a window of the noise, the mass reaching its ends added to "
                                  "the error",
@@ -692,5 +861,6 @@ register_family("dpsgd_worst_step", dpsgd_worst_step, cost="grid", run_kind="wal
                 source="Bu et al. 2020, Theorem 3")
 
 __all__ = ["ChainGeometry", "ChainStart", "at22_thm41", "bok_c16", "bok_c17", "bok_cor52", "bok_thm42",
-           "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "gaussian_mechanism", "interval_walk",
-           "langevin_quadratic", "linear_chain", "quadratic_chain", "subsampled_linear"]
+           "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "event_profile", "gaussian_mechanism",
+           "interval_walk", "langevin_quadratic", "linear_chain", "projected_quadratic", "quadratic_chain",
+           "subsampled_linear", "subsampled_quadratic"]

@@ -17,7 +17,8 @@ Translations (linear losses, any subsampling of the differing record) use one co
 step: ``direct`` (``np.convolve``: non-negative sums, full relative precision in the tails) or
 ``fft`` (``scipy.fft``: fast, absolute round-off ~1e-16; masses below a floor are replaced by the
 floor in both laws and the floor is counted in the error).  Any other displacement uses a dense
-transition matrix (``C <= 2048``).
+transition matrix (``C <= 2048``; masses that underflow are raised to a floor far below any
+resolved mass, in both laws, and counted in the error the same way).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ Displacement = Union[float, Callable[[np.ndarray], np.ndarray]]
 
 #: masses below this (relative to a total of 1) are FFT round-off in ``fft`` mode
 FFT_FLOOR = 2.0 ** -48
+#: masses below this underflow in ``dense`` mode (Gaussian rows vanish beyond ~38 standard deviations):
+#: raised to it in both laws, so that far tails give a finite likelihood ratio, and reported as unresolved
+DENSE_FLOOR = 2.0 ** -900
 DENSE_MAX_CELLS = 2048
 
 
@@ -136,25 +140,34 @@ def evolve(grid: IntervalGrid, x0: float, s: float, schedule: Sequence[Mixture],
            method: str = "auto") -> tuple[np.ndarray, np.ndarray | None]:
     """Law of ``theta_T`` on ``grid`` from ``theta_0 = x0``; step ``k`` uses ``schedule[k % len]``.
 
-    Returns the state vector (atoms and cells) and, in ``fft`` mode, the mask of entries that were
-    below the round-off floor (replaced by the floor); ``None`` otherwise.
+    Returns the state vector (atoms and cells) and, in ``fft`` and ``dense`` modes, the mask of entries
+    that were below the floor (replaced by the floor); ``None`` when there were none (or ``direct``).
     """
     states, small = evolve_many(grid, x0, s, [schedule], T, method)
     return states[0], small
 
 
-def evolve_many(grid: IntervalGrid, x0: float, s: float, schedules: Sequence[Sequence[Mixture]], T: int,
+def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[Mixture]], T: int,
                 method: str = "auto") -> tuple[np.ndarray, np.ndarray | None]:
     """:func:`evolve` for several schedules of one length at once (e.g. D and D'): states ``(k, C+2)``.
 
-    The floor mask (``fft`` mode) is the union over the schedules.
+    ``s`` is the noise std of every step, or a sequence of ``T`` stds, one per step (non-uniform step
+    sizes ``eta_t sigma``; dense mode).  The floor mask (``fft`` and ``dense`` modes) is the union over
+    the schedules.
     """
     if not grid.lo <= x0 <= grid.hi:
         raise InputError(f"the initial point x0={x0} lies outside [{grid.lo}, {grid.hi}]", "x0")
-    if not s > 0:
-        raise InputError("the per-step noise std eta*sigma must be > 0", "s")
     if int(T) != T or T < 1:
         raise InputError(f"T must be a positive integer, got {T}", "T")
+    stds = np.atleast_1d(np.asarray(s, dtype=float))
+    per_step = stds.size > 1 or np.ndim(s) > 0
+    if stds.ndim != 1 or (per_step and stds.size != T) or not np.all(stds > 0) or not np.all(np.isfinite(stds)):
+        raise InputError("the per-step noise std eta*sigma must be > 0 (one number, or one per step)", "s")
+    if per_step and method not in ("auto", "dense"):
+        raise InputError("per-step noise stds need method='dense'", "method")
+    if per_step:
+        method = "dense"
+    s = float(stds[0])
     if method not in ("auto", "fft", "direct", "dense"):
         raise InputError(f"method must be auto, fft, direct or dense, got {method!r}", "method")
     L = len(schedules[0])
@@ -178,10 +191,19 @@ def evolve_many(grid: IntervalGrid, x0: float, s: float, schedules: Sequence[Seq
 
     state = np.stack([first(sch[0]) for sch in schedules])
     if method == "dense":
-        mats = [[grid.dense(mx, s) for mx in sch] for sch in schedules]
-        for k in range(1, T):
-            state = np.stack([state[i] @ mats[i][k % L] for i in range(len(schedules))])
-        return state, None
+        if per_step:  # one transition matrix per step (its own noise std)
+            for k in range(1, T):
+                state = np.stack([state[i] @ grid.dense(sch[k % L], float(stds[k]))
+                                  for i, sch in enumerate(schedules)])
+        else:
+            mats = [[grid.dense(mx, s) for mx in sch] for sch in schedules]
+            for k in range(1, T):
+                state = np.stack([state[i] @ mats[i][k % L] for i in range(len(schedules))])
+        small = np.any(state < DENSE_FLOOR, axis=0)
+        if not small.any():
+            return state, None
+        state = np.maximum(state, DENSE_FLOOR)
+        return state / state.sum(axis=1, keepdims=True), small
 
     def atom_rows(end: float) -> np.ndarray:  # (L, k, C+2): law after one step from an atom
         return np.stack([np.stack([grid.row(np.array([end + float(c) for c in mx.displacements]), s).T
@@ -218,4 +240,4 @@ def evolve_many(grid: IntervalGrid, x0: float, s: float, schedules: Sequence[Seq
     return state, None
 
 
-__all__ = ["DENSE_MAX_CELLS", "FFT_FLOOR", "IntervalGrid", "Mixture", "evolve", "evolve_many", "normal_mass"]
+__all__ = ["DENSE_FLOOR", "DENSE_MAX_CELLS", "FFT_FLOOR", "IntervalGrid", "Mixture", "evolve", "evolve_many", "normal_mass"]

@@ -78,8 +78,9 @@ def _gaussian_llr(instance: Instance, run: RunDescription, lam: np.ndarray, h: n
 def _walk(name: str, run: RunDescription) -> Simulation:
     index = run.position * run.b if run.batches == "cyclic" else 0
     X = np.zeros((run.n, 1))
-    X[index, 0] = -run.record_gradient  # Quadratic with zero curvature: gradient -x
+    X[index, 0] = -run.record_gradient  # Quadratic(lam): gradient lam theta - x (lam = 0: linear)
     constraint = None if run.projection is None else Interval(*run.projection)
-    return Simulation(Quadratic(0.0), X, steps=run.T, eta=run.eta, sigma=run.sigma, index=index,
+    curvature = 0.0 if run.eigenvalues is None else float(run.eigenvalues[0])
+    return Simulation(Quadratic(curvature), X, steps=run.T, eta=run.eta, sigma=run.sigma, index=index,
                       x_other=[-run.record_gradient_prime], batches=run.batches, batch_size=run.b,
                       constraint=constraint, theta0=run.x0, name=name)
