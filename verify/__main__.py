@@ -1,3 +1,3 @@
-from verify.commands import main
+from verify.commands import entry
 
-raise SystemExit(main())
+entry()

@@ -41,7 +41,8 @@ def test_a_failing_job_raises_in_the_parent():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups")
 def test_ctrl_c_during_a_run_with_workers_stops_within_2_seconds():
-    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "--workers", "2", "--only", "bok2024/*"],
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "verify", "run", "--workers", "2",
+                             "--only", "bok2024/*"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     # wait until the workers have finished a first theorem (a plain progress line: stderr is a pipe), so
@@ -53,9 +54,11 @@ def test_ctrl_c_during_a_run_with_workers_stops_within_2_seconds():
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C: the whole process group
     try:
         proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGABRT)  # faulthandler prints every thread's stack: say where it hung
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("verify run did not stop within 10 s of Ctrl-C:\n" + proc.stderr.read()[-6000:])
     elapsed = time.monotonic() - start
     err = proc.stderr.read()
     assert proc.returncode == 130, err

@@ -86,7 +86,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
-        process.join(timeout=1.0)
+        process.join(timeout=0.5)
+        if process.is_alive():  # a library in the worker may handle SIGTERM: SIGKILL cannot be
+            process.kill()
+            process.join(timeout=0.5)
 
 
 # ---------------------------------------------------------------------------------------------------

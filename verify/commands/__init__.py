@@ -8,9 +8,11 @@ stderr naming the problem; 3 an internal error (a bug: one line saying what to r
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
+import threading
 from typing import Callable, Sequence
 
 import verify
@@ -84,6 +86,25 @@ def _command_in(argv: Sequence[str]) -> str:
     return next((word for word in argv if not word.startswith("-")), "")
 
 
+def entry() -> None:
+    """The ``verify`` program: :func:`main`, then exit.  After a Ctrl-C the worker pool is already
+    stopped; should the interpreter's shutdown still wait on one of its helper threads, a watchdog ends
+    the process after a second, so that Ctrl-C always stops the command within 2 s."""
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        watchdog = threading.Timer(1.0, _exit_now, args=(code,))
+        watchdog.daemon = True
+        watchdog.start()
+    sys.exit(code)
+
+
+def _exit_now(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
@@ -112,4 +133,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
+__all__ = ["COMMANDS", "UsageError", "build_parser", "entry", "main"]
