@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -77,3 +78,23 @@ def _group_gone(pgid: int, within: float) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pthread_kill")
+def test_ctrl_c_landing_on_another_thread_still_stops_the_wait():
+    """A process-directed SIGINT may be delivered to any thread that does not block it (numpy's BLAS
+    threads, say); the main thread must act on it within a fraction of a second, not when a job ends."""
+    def interrupt_from_this_thread():
+        time.sleep(2.0)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_from_this_thread, daemon=True).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        map_jobs(_sleep, [(60.0,), (60.0,)], workers=2)
+    assert time.monotonic() - start < 2.0 + 3.0

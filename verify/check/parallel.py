@@ -21,6 +21,9 @@ from verify.check.verdict import Verdict
 
 R = TypeVar("R")
 
+#: how often the parent wakes while waiting for workers (the bound on its reaction to Ctrl-C)
+_POLL_SECONDS = 0.25
+
 
 def map_jobs(function: Callable[..., R], jobs: Sequence[tuple], workers: int = 1,
              done: Callable[[int, R], None] | None = None) -> list[R]:
@@ -45,7 +48,9 @@ def map_jobs(function: Callable[..., R], jobs: Sequence[tuple], workers: int = 1
             index_of = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
         pending = set(index_of)
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            # a bounded wait: a Ctrl-C delivered to another thread (numpy's BLAS threads accept SIGINT
+            # too) is acted on by the main thread only when it runs again, not when the next job ends
+            finished, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
             for future in sorted(finished, key=index_of.get):
                 out[index_of[future]] = future.result()
                 if done is not None:
