@@ -95,6 +95,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():  # a library in the worker may handle SIGTERM: SIGKILL cannot be
             process.kill()
             process.join(timeout=0.5)
+    # let the pool's manager thread finish closing its pipes now: at interpreter exit CPython 3.11 would
+    # otherwise race it and print "OSError: Bad file descriptor" after the user's Ctrl-C
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=1.0)
 
 
 # ---------------------------------------------------------------------------------------------------
