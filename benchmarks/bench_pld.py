@@ -11,6 +11,10 @@
    where the composed PLDs of the eight windows are built and the last step composed analytically. Each
    in a fresh interpreter: CPU seconds of ``evaluate``, the tracemalloc peak of a second evaluation with
    the cache cleared, and the process's peak RSS (``VmHWM``, imports included). Targets: under 10 s and 2 GB.
+4. Batched operator queries: the exact-PLD operators of Bu et al. Thm 3 (delta(eps), eps(delta)) and Bok
+   et al. Thm 4.8 evaluated at 400 notion parameters of one composition in one call, against the same
+   400 queried one point at a time (the former ``vectorize`` path), composition cached in both; CPU
+   seconds (best of 3) and their ratio in this run, and whether the values are identical.
 """
 
 from __future__ import annotations
@@ -117,7 +121,30 @@ def bench_mnist() -> None:
     print("  (targets: under 10 s and 2 GB)")
 
 
+def bench_batched_operators() -> None:
+    from verify.privacy import operators
+
+    print("Operators at 400 notion parameters of one cached composition: one call vs one call per point (CPU s)")
+    eps, deltas = np.linspace(0.0, 3.0, 400), np.geomspace(1e-8, 0.5, 400)
+    cases = [("Bok Thm 4.8 delta(eps)", operators.SymmSubsampledGaussianDelta.numeric, (0.05, 1.0, 100.0), eps),
+             ("Bu Thm 3 delta(eps)", operators.PoissonSubsampledGaussianDelta.numeric, (0.01, 1.0, 1000.0), eps),
+             ("Bu Thm 3 eps(delta)", operators.PoissonSubsampledGaussianEps.numeric, (0.01, 1.0, 1000.0), deltas)]
+    for name, numeric, args, xs in cases:
+        numeric(*args, xs[:1])  # build the composition once
+        batched, single = [], []
+        for _ in range(3):
+            t0 = time.process_time()
+            a = numeric(*args, xs)
+            batched.append(time.process_time() - t0)
+            t0 = time.process_time()
+            b = np.array([float(numeric(*args, x)) for x in xs])
+            single.append(time.process_time() - t0)
+        print(f"  {name:24s} one call {min(batched):7.4f} s   per point {min(single):7.4f} s   "
+              f"x{min(single) / max(min(batched), 1e-9):6.1f}   identical: {bool(np.array_equal(a, b))}")
+
+
 if __name__ == "__main__":
     bench_poisson()
     bench_last_step()
     bench_mnist()
+    bench_batched_operators()

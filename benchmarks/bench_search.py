@@ -15,10 +15,15 @@ assertions.
    reporting its CPU seconds, ``ru_maxrss`` and verdict.  ``--full-profile`` also runs the whole
    ``verify run --profile full`` through the process pool and reports the workers' peak ``ru_maxrss``.
 
+3. Worker start (``--only pool``): the time from creating the process pool to the results of one tiny
+   job per worker that needs the registry, with the pool's own start method (fork on Linux: the workers
+   inherit the parent's imports) and with ``spawn`` (each worker imports the registry again), in one
+   run; reported: wall seconds and the workers' CPU seconds, and their ratio.
+
 ``--tree DIR`` measures another checkout (for instance ``git archive HEAD | tar -x -C DIR``) next to
 this one, so that before and after are measured in one run.
 
-    python benchmarks/bench_search.py [--only search|memory] [--tree DIR] [--memory-limit 6] [--full-profile]
+    python benchmarks/bench_search.py [--only search|memory|pool] [--tree DIR] [--memory-limit 6] [--full-profile]
 """
 
 from __future__ import annotations
@@ -43,17 +48,18 @@ HEAVY = ("bu2020/thm3", "bok2024/thm4.9", "bok2024/thm4.10")
 
 
 def _set_cache(enabled: bool):
-    """Switch the shared instances and profiles off (budgets 0) or leave them on; the two caches, or
-    None on a tree without them."""
+    """Switch the shared instances and profiles off (budgets 0) or leave them on; the caches (profiles,
+    instances, and the PLD cache where it counts), or None on a tree without them."""
     try:
         from verify.check.references import INSTANCES
         from verify.instances.instance import PROFILES
+        from verify.privacy import pld
     except ImportError:
         return None
     if not enabled:
         PROFILES.clear(budget=0)
         INSTANCES.clear(budget=0)
-    return PROFILES, INSTANCES
+    return PROFILES, INSTANCES, pld.CACHE
 
 
 def _digest(verdicts) -> str:
@@ -78,6 +84,7 @@ def child_search(cache: bool, profile_name: str) -> dict:
     return {"cpu": cpu, "comparisons": _comparisons(verdicts), "theorems": len(verdicts),
             "digest": _digest(verdicts), "cache": None if cached is None else cached[0].stats(),
             "instances": None if cached is None else cached[1].stats(),
+            "plds": None if cached is None or not hasattr(cached[2], "stats") else cached[2].stats(),
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -110,6 +117,31 @@ def child_full(workers: int) -> dict:
             "comparisons": _comparisons(verdicts), "worker_maxrss_mb": children.ru_maxrss / 1024}
 
 
+def _registry_size() -> int:
+    """A tiny job that needs the registry (a spawned worker imports it; a forked one has it)."""
+    import theorems
+
+    return len(theorems.all())
+
+
+def child_pool(method: str, workers: int) -> dict:
+    import theorems  # the parent of `verify run` has the registry and the engine imported
+    import verify.check.engine  # noqa: F401
+    from verify.check import parallel
+
+    theorems.all()
+    if method == "spawn" or not hasattr(parallel, "start_method"):
+        parallel.multiprocessing.set_start_method("spawn", force=True)
+        if hasattr(parallel, "start_method"):
+            parallel.start_method = lambda: "spawn"
+    start = time.perf_counter()
+    sizes = parallel.map_jobs(_registry_size, [()] * workers, workers=workers)
+    wall = time.perf_counter() - start
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"wall": wall, "worker_cpu": children.ru_utime + children.ru_stime, "sizes": sizes,
+            "method": method if method == "spawn" else getattr(parallel, "start_method", lambda: "spawn")()}
+
+
 def _child_main(argv: list[str]) -> None:
     mode, *rest = argv
     limit = float(os.environ.get("BENCH_SEARCH_LIMIT_GB", "0"))
@@ -120,6 +152,8 @@ def _child_main(argv: list[str]) -> None:
         out = child_search(rest[0] == "on", rest[1])
     elif mode == "theorem":
         out = child_theorem(rest[0], rest[1])
+    elif mode == "pool":
+        out = child_pool(rest[0], int(rest[1]))
     else:
         out = child_full(int(rest[0]))
     print("RESULT " + json.dumps(out))
@@ -161,6 +195,10 @@ def search(trees: list[tuple[str, Path]], profile_name: str) -> None:
                 cache_note = (f"\n{'':41s}profiles: {c['hits']} hits, {c['misses']} computed, {c['evictions']} "
                               f"evicted, {c['bytes'] / 2**20:.0f} MB held; instances: {i['hits']} hits, "
                               f"{i['misses']} built, {i['bytes'] / 2**20:.1f} MB held")
+                if r.get("plds"):
+                    q = r["plds"]
+                    cache_note += (f"; PLDs: {q['hits']} hits, {q['misses']} built, {q['evictions']} evicted, "
+                                   f"{q['bytes'] / 2**20:.0f} MB held")
             print(f"   {name:38s} {r['cpu']:7.1f} s CPU  {r['comparisons']:5d} comparisons  "
                   f"{r['comparisons'] / r['cpu']:6.2f} per CPU s  peak {r['maxrss_mb']:.0f} MB  "
                   f"verdicts {r['digest']}{cache_note}")
@@ -198,12 +236,30 @@ def full(trees: list[tuple[str, Path]], limit_gb: float, workers: int) -> None:
               f"worker peak {r['worker_maxrss_mb']:.0f} MB  {r['comparisons']} comparisons  {r['counts']}")
 
 
+def pool(trees: list[tuple[str, Path]], workers: int, repeats: int = 3) -> None:
+    print(f"3. worker start: {workers} workers, one registry job each (best of {repeats}, in one run)")
+    for label, tree in trees:
+        best: dict[str, dict] = {}
+        for _ in range(repeats):
+            for method in ("default", "spawn"):
+                r = run_child(tree, ["pool", method, str(workers)], 0)
+                if "failed" in r:
+                    print(f"   {label:12s} {method}: failed: {r['failed']}")
+                    return
+                if method not in best or r["wall"] < best[method]["wall"]:
+                    best[method] = r
+        d, s = best["default"], best["spawn"]
+        print(f"   {label:12s} {d['method']:10s} {d['wall']:6.2f} s wall {d['worker_cpu']:6.2f} s worker CPU; "
+              f"spawn {s['wall']:6.2f} s wall {s['worker_cpu']:6.2f} s worker CPU; "
+              f"wall x{s['wall'] / max(d['wall'], 1e-9):.1f} faster, worker CPU x{s['worker_cpu'] / max(d['worker_cpu'], 1e-9):.1f} less")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child_main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=("search", "memory"), default=None)
+    parser.add_argument("--only", choices=("search", "memory", "pool"), default=None)
     parser.add_argument("--profile", default="quick", help="profile of the search-rate measurement")
     parser.add_argument("--tree", type=Path, default=None, help="another checkout to measure (e.g. HEAD)")
     parser.add_argument("--heavy", nargs="*", default=list(HEAVY))
@@ -218,6 +274,8 @@ def main() -> None:
         memory(list(reversed(trees)), args.heavy, args.memory_limit)
         if args.full_profile:
             full(list(reversed(trees)), args.memory_limit, args.workers)
+    if args.only in (None, "pool"):
+        pool(list(reversed(trees)), args.workers)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ PACKAGES = ("verify", "theorems")
 
 #: module prefix -> layer; the longest matching prefix wins
 LAYERS: dict[str, int] = {
-    "verify.errors": 0, "verify.validate": 0,
+    "verify.errors": 0, "verify.validate": 0, "verify.cache": 0,
     "verify.privacy": 1,
     "verify.vocabulary": 2, "verify.setting": 2, "verify.theorem": 2, "theorems": 2,
     "verify.instances": 3,

@@ -107,3 +107,31 @@ def test_ctrl_c_landing_on_another_thread_still_stops_the_wait():
     with pytest.raises(KeyboardInterrupt):
         map_jobs(_sleep, [(60.0,), (60.0,)], workers=2)
     assert time.monotonic() - start < 2.0 + 3.0
+
+
+def _marker_seen_by_the_worker() -> bool:
+    import theorems
+
+    return getattr(theorems, "_set_by_the_parent", False)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is the start method on Linux only")
+def test_workers_inherit_the_parents_imports_instead_of_importing_again(monkeypatch):
+    # a spawned worker would import the registry afresh and not see what the parent set on the module
+    import theorems
+
+    from verify.check.parallel import start_method
+
+    monkeypatch.setattr(theorems, "_set_by_the_parent", True, raising=False)
+    assert start_method() == "fork"
+    assert map_jobs(_marker_seen_by_the_worker, [(), (), ()], workers=2) == [True, True, True]
+
+
+def test_verdicts_do_not_depend_on_the_number_of_workers():
+    from verify.check.parallel import check_registered
+
+    ids = ["baselines/gaussian-mechanism/gdp", "bu2020/eq3.2", "bok2024/lemmaA.3"]
+    alone = [v.to_json() for v in check_registered(ids, "quick", seed=0, workers=1)]
+    forked = [v.to_json() for v in check_registered(ids, "quick", seed=0, workers=2)]
+    assert [v["id"] for v in forked] == ids
+    assert forked == alone

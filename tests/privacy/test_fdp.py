@@ -120,3 +120,31 @@ def test_fuzz_no_nan_or_inf(a, p, mu, eps):
     assert math.isfinite(tradeoff_eps_delta(a, abs(eps), p))
     if p > 0:
         assert math.isfinite(subsampled_gaussian_delta(p, mu, eps))
+
+
+def test_inverse_amplification_matches_mpmath_across_scales():
+    # reference: log(1 + (e^eps - 1)/p) at 60 digits; tiny p, huge eps and eps just above log(1 - p)
+    # (where 1 + (e^eps - 1)/p cancels) are the cases where a direct float formula loses digits
+    import mpmath
+
+    from verify.privacy.fdp import _inverse_amplification
+
+    ps = [1.0, 0.5, 0.01, 1e-6, 1e-12, 1e-200, 1e-300]
+    cases = []
+    for p in ps:
+        log_1mp = float(mpmath.log1p(-mpmath.mpf(p))) if p < 1 else -np.inf
+        eps = [1e-300, 1e-12, 1e-3, 0.5, 3.0, 29.9, 30.1, 200.0, 700.0, 1e4]
+        if p < 1:  # negative eps down to just above log(1 - p), where the "remove" curve reads it
+            eps += [log_1mp * f for f in (0.5, 0.9, 0.999, 0.999999)]
+        cases += [(p, e) for e in eps]
+    p = np.array([c[0] for c in cases])
+    eps = np.array([c[1] for c in cases])
+    got = _inverse_amplification(p, eps)
+    with mpmath.workdps(60):
+        want = [float(mpmath.log1p(mpmath.expm1(mpmath.mpf(e)) / mpmath.mpf(q))) for q, e in cases]
+        # the slope d ell / d eps = e^eps / (e^eps - 1 + p): near eps = log(1 - p) the value is ill-conditioned
+        # (log(1 - p) itself is rounded), so a few ulps of eps times the slope are allowed there
+        slope = [float(mpmath.exp(e) / (mpmath.expm1(mpmath.mpf(e)) + mpmath.mpf(q))) for q, e in cases]
+    for (q, e), g, w, k in zip(cases, got, want, slope):
+        allowed = 1e-13 * abs(w) + 4 * np.spacing(abs(e)) * k
+        assert abs(g - w) <= allowed, (q, e, g, w)

@@ -8,38 +8,21 @@ from dp_accounting.pld import common
 
 from verify.errors import InputError
 from verify.privacy import pld
-from verify.privacy.pld import ByteBoundedCache, Composition
-
-
-def test_cache_evicts_least_recently_used_by_bytes():
-    cache = ByteBoundedCache(100)
-    cache.put("a", "A", 40)
-    cache.put("b", "B", 40)
-    assert cache.get("a") == "A"  # "a" is now the most recent
-    cache.put("c", "C", 40)  # 120 > 100: the least recently used ("b") goes
-    assert "b" not in cache and cache.get("a") == "A" and cache.get("c") == "C"
-    assert cache.nbytes == 80 and len(cache) == 2
-
-
-def test_cache_never_keeps_a_value_beyond_its_budget():
-    cache = ByteBoundedCache(100)
-    cache.put("a", "A", 60)
-    built = cache.get_or_build("big", lambda: ("BIG", 101))
-    assert built == "BIG" and "big" not in cache and cache.get("a") == "A"
-    cache.put("a", "A2", 30)  # replacing an entry re-counts its size
-    assert cache.nbytes == 30 and cache.get("a") == "A2"
+from verify.cache import BoundedCache, nbytes_of
+from verify.privacy.pld import Composition
 
 
 def test_compositions_share_the_one_cache_and_respect_its_budget(monkeypatch):
-    small = ByteBoundedCache(40 * 2**20)
+    small = BoundedCache(40 * 2**20)
     monkeypatch.setattr(pld, "CACHE", small)
     first = Composition.subsampled_gaussian(0.01, 1.0, 200)
     again = Composition.subsampled_gaussian(0.01, 1.0, 200)
     assert again.pld is first.pld  # built once
     for T in (100, 150, 200):  # about 15 MB each
         Composition.subsampled_gaussian(0.05, 1.0, T, adjacency="symmetric")
-        assert small.nbytes <= small.max_bytes
+        assert small.bytes <= small.budget
     assert ("composed", 0.01, 1.0, 200, "add_remove", pld.DEFAULT_INTERVAL) not in small  # evicted
+    assert small.evictions >= 1 and small.hits >= 1
 
 
 @pytest.mark.parametrize(
@@ -71,22 +54,38 @@ def test_size_estimate_covers_dp_accountings_own_truncation(p, mu, T, adjacency)
     assert pld._composition_peak(p, mu, T, adjacency, pld.DEFAULT_INTERVAL) >= 48 * max(actual)
 
 
+def test_a_cached_composition_is_measured_as_tracemalloc_sees_it(monkeypatch):
+    # an independent measure of what the cache holds: the bytes Python and numpy allocated to build it
+    import tracemalloc
+
+    monkeypatch.setattr(pld, "CACHE", BoundedCache(2**30))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        Composition.subsampled_gaussian(0.02, 1.0, 300, adjacency="symmetric")
+        allocated = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert 0.8 * allocated <= pld.CACHE.bytes <= 1.2 * allocated
+    assert pld.CACHE.bytes == sum(nbytes_of(v) for v, _ in pld.CACHE._entries.values())
+
+
 def test_a_composition_beyond_the_budget_is_refused_naming_T():
     # about 1e5 points a step and a composed range of ~1e9 points: refused from the estimate, never built
-    before = pld.CACHE.nbytes
+    before = pld.CACHE.bytes
     estimate = pld.composition_bytes(0.5, 5.0, 2_000_000)
     assert estimate > pld.BUILD_BYTES
     with pytest.raises(InputError, match=r"^T=2000000 steps") as info:
         Composition.subsampled_gaussian(0.5, 5.0, 2_000_000)
     assert info.value.parameter == "T"
-    assert pld.CACHE.nbytes - before < 64 * 2**20  # only the one-step PLD was built
+    assert pld.CACHE.bytes - before < 64 * 2**20  # only the one-step PLD was built
 
 
 def test_composing_two_huge_plds_is_refused_naming_other(monkeypatch):
-    a = Composition.subsampled_gaussian(0.01, 1.0, 10)
+    a, b = Composition.subsampled_gaussian(0.01, 1.0, 10), Composition.gaussian(1.0)
     monkeypatch.setattr(pld, "BUILD_BYTES", 2**20)
     with pytest.raises(InputError) as info:
-        a.compose(Composition.gaussian(1.0))
+        a.compose(b)
     assert info.value.parameter == "other"
 
 

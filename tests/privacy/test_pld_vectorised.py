@@ -126,3 +126,29 @@ def test_bok_mnist_thm_4_10_needs_no_pld():
     got = operators._symm_subsampled_shift_delta(0.025, 2 * np.sqrt(2) * 10 / (1500 * 0.01), nu, mu_last, 1.0)
     assert np.array_equal(got, np.ones(8))
     assert len(pld.CACHE) == before  # nothing was built
+
+
+def test_eps_of_many_deltas_at_once_is_the_accountants_at_each():
+    # one vectorised query over 60 deltas (from above delta(0) down to 1e-8) against dp_accounting's
+    # own PLDAccountant one delta at a time (deeper, the two truncate the tails differently)
+    q, z, T = 0.02, 1.2, 500
+    accountant = PLDAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE)
+    accountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), T)
+    deltas = np.geomspace(1e-8, 0.9, 60)
+    ours = Composition.subsampled_gaussian(q, 1.0 / z, T).eps(deltas)
+    assert np.allclose(ours, [accountant.get_epsilon(d) for d in deltas], rtol=1e-7, atol=1e-12)
+
+
+def test_poisson_operators_group_points_by_composition_and_match_the_accountant():
+    # several (q, z, T) in one call, in mixed order: each value is the accountant's for its own job
+    jobs = [(0.02, 1.2, 100), (0.05, 0.9, 40), (0.02, 1.2, 100), (0.05, 0.9, 40), (0.02, 1.2, 60)]
+    eps = np.array([0.5, 1.0, 1.0, 0.0, 0.8])  # deltas above 1e-8 (see above)
+    deltas = np.array([1e-5, 1e-3, 1e-7, 1e-2, 1e-6])
+    q, z, T = (np.array(c, dtype=float) for c in zip(*jobs))
+    got_delta = operators.PoissonSubsampledGaussianDelta.numeric(q, 1.0 / z, T, eps)
+    got_eps = operators.PoissonSubsampledGaussianEps.numeric(q, 1.0 / z, T, deltas)
+    for k, (qk, zk, Tk) in enumerate(jobs):
+        accountant = PLDAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE)
+        accountant.compose(PoissonSampledDpEvent(qk, GaussianDpEvent(zk)), Tk)
+        assert got_delta[k] == pytest.approx(accountant.get_delta(eps[k]), rel=1e-7, abs=1e-15)
+        assert got_eps[k] == pytest.approx(accountant.get_epsilon(deltas[k]), rel=1e-7, abs=1e-12)

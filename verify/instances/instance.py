@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import types
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Generic, Hashable, Mapping, TypeVar
 
 import numpy as np
 
+from verify.cache import BoundedCache
+from verify.cache import nbytes_of as profile_nbytes
 from verify.errors import InputError
 from verify.instances.profile import PrivacyProfile
 from verify.setting import LOSSES, Setting
@@ -138,120 +138,6 @@ class Once(Generic[V]):
 
 #: default budget of :data:`PROFILES` per process (bytes of the profiles' arrays and composed PLDs)
 PROFILE_BUDGET = 256 * 2**20
-
-
-def profile_nbytes(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> int:
-    """An estimate of the memory ``value`` holds: the bytes of the numpy arrays (and of the large
-    containers) reachable through its attributes and the variables its closures captured, each counted
-    once; code, modules, classes and bound methods are not followed.  The walk stops at depth 8."""
-    seen = set() if _seen is None else _seen
-    if value is None or _depth > 8 or id(value) in seen or _is_code(value):
-        return 0
-    seen.add(id(value))
-    if isinstance(value, np.ndarray):
-        owner = value.base if isinstance(value.base, np.ndarray) else None
-        return profile_nbytes(owner, seen, _depth + 1) if owner is not None else int(value.nbytes)
-    if isinstance(value, (int, float, complex, str, bytes, np.generic)):
-        return 0  # part of their holder's overhead
-    if isinstance(value, types.FunctionType):  # what a closure captured (not its globals or code)
-        cells = value.__closure__ or ()
-        return sum(profile_nbytes(_cell(c), seen, _depth + 1) for c in cells)
-    if isinstance(value, (dict, MappingProxyType)):
-        if len(value) > 64:  # a sparse PMF: ~100 bytes an entry (key, float, hash slot), not walked
-            return 100 * len(value)
-        return 64 * len(value) + sum(profile_nbytes(v, seen, _depth + 1) for v in value.values())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        if len(value) > 64:
-            return 32 * len(value) + sum(profile_nbytes(v, seen, _depth + 1) for v in list(value)[:64]) \
-                * len(value) // 64
-        return 8 * len(value) + sum(profile_nbytes(v, seen, _depth + 1) for v in value)
-    fields = dict(getattr(value, "__dict__", {}))
-    for name in getattr(type(value), "__slots__", ()):
-        if hasattr(value, name):
-            fields[name] = getattr(value, name)
-    return 64 + sum(profile_nbytes(v, seen, _depth + 1) for v in fields.values())
-
-
-def _cell(cell) -> Any:
-    try:
-        return cell.cell_contents
-    except ValueError:  # an empty cell
-        return None
-
-
-def _is_code(value: Any) -> bool:
-    return isinstance(value, (type, types.ModuleType, types.MethodType, types.BuiltinFunctionType,
-                              functools.partial))
-
-
-class BoundedCache:
-    """Values by key, least recently used first out, bounded in bytes (:func:`profile_nbytes`).
-
-    Beyond ``budget`` the least recently used entries are dropped, and a value larger than the whole
-    budget is not kept.  A value may grow lazily after it is stored (a profile's sorted view or
-    composed PLD made on first query): with ``remeasure`` the entry used last is measured again at the
-    next call, so only that one entry can exceed its measured size, and then by its own growth (without
-    it, values are measured once, when stored: for values that do not grow).  Values are what
-    ``compute`` returns, so a hit gives byte-identical results; the counts say how the cache was used
-    (benchmarks).
-    """
-
-    def __init__(self, budget: int, remeasure: bool = True) -> None:
-        self.budget = integer("budget", budget, "BoundedCache", low=0)
-        self.remeasure = bool(remeasure)
-        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
-        self.bytes = 0
-        self.hits = self.misses = self.evictions = self.too_large = 0
-        self._last: Hashable | None = None
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def get(self, key: Hashable, compute: Callable[[], V]) -> V:
-        """The value kept under ``key``, else ``compute()`` (kept when it fits the budget)."""
-        last = self._entries.get(self._last) if self.remeasure and self._last is not None else None
-        if last is not None:  # it may have grown since it was used
-            self._store(self._last, last[0], last[1], touch=False)
-        entry = self._entries.get(key)
-        if entry is not None:
-            self.hits += 1
-            self._entries.move_to_end(key)
-            self._last = key
-            return entry[0]
-        self.misses += 1
-        value = compute()
-        if self.budget > 0:
-            self._store(key, value, 0)
-            self._last = key
-        return value
-
-    def _store(self, key: Hashable, value: Any, before: int, touch: bool = True) -> None:
-        size = profile_nbytes(value)
-        self.bytes += size - before
-        self._entries[key] = (value, size)
-        if touch:
-            self._entries.move_to_end(key)
-        if size > self.budget:
-            self.too_large += 1
-            del self._entries[key]
-            self.bytes -= size
-            return
-        while self.bytes > self.budget:
-            _, (_, dropped) = self._entries.popitem(last=False)
-            self.bytes -= dropped
-            self.evictions += 1
-
-    def clear(self, budget: int | None = None) -> None:
-        """Forget every entry and the counts (and set a new ``budget`` in bytes; 0 keeps nothing)."""
-        self._entries.clear()
-        self.bytes = self.hits = self.misses = self.evictions = self.too_large = 0
-        self._last = None
-        if budget is not None:
-            self.budget = integer("budget", budget, "BoundedCache", low=0)
-
-    def stats(self) -> dict[str, int]:
-        return {"entries": len(self._entries), "bytes": self.bytes, "budget": self.budget, "hits": self.hits,
-                "misses": self.misses, "evictions": self.evictions, "too_large": self.too_large}
 
 
 #: the process's shared exact profiles, by key (family, builder, canonical build parameters): an

@@ -178,6 +178,33 @@ def subsampled_gaussian_tradeoff(a: ArrayLike, p: ArrayLike, mu: ArrayLike) -> n
     return _result(np.clip(out, 0.0, 1.0 - a))
 
 
+def _inverse_amplification(p: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    """``log(1 + (e^eps - 1)/p)`` for ``eps > log(1 - p)``, ``p`` in (0, 1] (arrays, broadcast; not validated).
+
+    The level at which a pair must be read so that its ``p``-subsampled version (the mixture
+    ``(1-p) Q + p P`` against ``Q``) is read at ``eps``: the inverse of amplification by subsampling
+    (Balle, Barthe, Gaboardi 2018 Thm. 8; Bok et al. 2024 Lemma A.3). One place for the subsampled
+    Gaussian's hockey-stick curves (:func:`subsampled_gaussian_delta`, the "remove" pair of
+    :mod:`verify.privacy.pld`). Three forms: ``log1p(expm1(eps)/p)`` where that ratio is finite (within a
+    few ulps of eps times the slope, the conditioning of the value itself, also near ``eps = log(1-p)``);
+    ``eps - log p + log1p(-(1-p) e^-eps)`` for ``eps > 30``; in log space,
+    ``eps + log(-expm1(log(1-p) - eps)) - log p``, where the ratio leaves the float range (tiny ``p``) or
+    rounds to -1. ``p = 1`` gives ``eps`` exactly.
+    """
+    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    out = np.empty(eps.shape)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ratio = np.expm1(np.minimum(eps, 30.0)) / p
+        big = eps > 30.0
+        direct = ~big & np.isfinite(ratio) & (ratio > -1.0)
+        rest = ~big & ~direct
+        out[direct] = np.log1p(ratio[direct])
+        out[big] = eps[big] - np.log(p[big]) + np.log1p(-(1.0 - p[big]) * np.exp(-eps[big]))
+        e, q = eps[rest], p[rest]
+        out[rest] = e + np.log(-np.expm1(np.log1p(-q) - e)) - np.log(q)
+    return np.where(p == 1.0, eps, out)
+
+
 @_numeric
 def subsampled_gaussian_delta(p: ArrayLike, mu: ArrayLike, eps: ArrayLike) -> np.ndarray | float:
     """delta(eps) of the symmetric tradeoff ``C_p(G_mu)`` in closed form.
@@ -195,12 +222,7 @@ def subsampled_gaussian_delta(p: ArrayLike, mu: ArrayLike, eps: ArrayLike) -> np
     p, mu, eps = np.broadcast_arrays(p, mu, eps)
     shape = p.shape
     p, mu, eps = (np.atleast_1d(x).ravel() for x in (p, mu, eps))
-    e = np.abs(eps)
-    # ell = log(1 + (e^eps - 1)/p); for large eps: eps - log p + log1p(-(1-p) e^-eps)
-    big = e > 30.0
-    ell = np.empty(e.shape)
-    ell[~big] = np.log1p(np.expm1(e[~big]) / p[~big])
-    ell[big] = e[big] - np.log(p[big]) + np.log1p(-(1.0 - p[big]) * np.exp(-e[big]))
+    ell = _inverse_amplification(p, np.abs(eps))
     log_d = np.log(p) + np.atleast_1d(gdp_log_delta(mu, ell))
     out = np.exp(log_d)
     neg = eps < 0

@@ -13,12 +13,14 @@ broadcast against each other and must return an array of the same shape.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Callable
 
 import mpmath
 import numpy as np
 import sympy as sp
 
+from verify.cache import BoundedCache
 from verify.errors import InputError
 from verify.privacy.clt import clt_mu_symmetric, clt_mu_uniform
 from verify.privacy.gaussian import gdp_delta, gdp_eps
@@ -108,18 +110,15 @@ def _at22_S(alpha, q, s) -> np.ndarray:
     # evaluate each distinct point once: free-parameter grids repeat the same (alpha, q, s) many times
     flat = np.stack([alpha.ravel(), q.ravel(), s.ravel()], axis=1)
     unique, inverse = np.unique(flat, axis=0, return_inverse=True)
-    key = unique.tobytes()
-    values = _AT22S_CACHE.get(key)
-    if values is None:  # one bound often calls S on the same grid several times (AT22 App. B.3)
-        values = np.broadcast_to(np.asarray(at22_S(unique[:, 0], unique[:, 1], unique[:, 2]), dtype=float),
-                                 (unique.shape[0],))
-        if len(_AT22S_CACHE) >= 64:
-            _AT22S_CACHE.pop(next(iter(_AT22S_CACHE)))
-        _AT22S_CACHE[key] = values
+    # one bound often calls S on the same grid several times (AT22 App. B.3)
+    key = (unique.shape, hashlib.sha256(unique.tobytes()).digest())  # the grid, without keeping its bytes
+    values = _AT22S_CACHE.get(key, lambda: np.broadcast_to(
+        np.asarray(at22_S(unique[:, 0], unique[:, 1], unique[:, 2]), dtype=float), (unique.shape[0],)))
     return values[inverse.ravel()].reshape(alpha.shape)
 
 
-_AT22S_CACHE: dict[bytes, np.ndarray] = {}
+#: values of S_alpha by grid of distinct points (arrays that never grow: measured once)
+_AT22S_CACHE = BoundedCache(16 * 2**20, remeasure=False)
 
 
 def _power_step_sum_scalar(p: float, a: float, b: float) -> float:
@@ -197,13 +196,46 @@ def _steps(value: float, name: str) -> int:
     return int(value)
 
 
-def _symm_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
-    """delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. 2024, Theorem 4.8; exact PLD composition)."""
-    T = _steps(steps, "T")
-    from verify.privacy.pld import subsampled_delta_limit  # see _composition
+def _by_composition(p, mu, steps, *xs, evaluate: Callable[..., np.ndarray], steps_name: str = "T") -> np.ndarray:
+    """``evaluate(p, mu, T, *x_rows)`` once per distinct ``(p, mu, T)``, over all the points that need it.
 
-    limit = subsampled_delta_limit(p, mu, T, eps)  # noise so small that no PLD grid can hold the loss
-    return limit if limit is not None else float(_composition(p, mu, T, "symmetric").delta(eps))
+    One composed PLD serves every notion parameter (eps or delta, and a last step's mu) of a grid in one
+    vectorised query, instead of one query per point; the arguments broadcast and the result has their
+    shape.
+    """
+    p, mu, steps, *xs = _broadcast(p, mu, steps, *xs)
+    shape = p.shape
+    p, mu, steps, *xs = (a.ravel() for a in (p, mu, steps, *xs))
+    out = np.empty(p.shape)
+    if p.size:
+        unique, inverse = np.unique(np.stack([p, mu, steps], axis=1), axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        for g, (pg, mug, kg) in enumerate(unique):
+            rows = np.flatnonzero(inverse == g)
+            out[rows] = evaluate(float(pg), float(mug), _steps(kg, steps_name), *(x[rows] for x in xs))
+    return out.reshape(shape)
+
+
+def _delta_or_limit(adjacency: str):
+    """delta(eps) of the T-fold composition, or its mu -> infinity limit where it equals it to float precision
+    (noise so small that no PLD grid can hold the loss: ``subsampled_delta_limit``), for an array of eps."""
+
+    def evaluate(p: float, mu: float, T: int, eps: np.ndarray) -> np.ndarray:
+        from verify.privacy.pld import subsampled_delta_limit  # see _composition
+
+        limits = [subsampled_delta_limit(p, mu, T, float(e)) for e in eps]
+        out = np.array([np.nan if v is None else v for v in limits], dtype=float)
+        rest = np.isnan(out)
+        if rest.any():
+            out[rest] = np.asarray(_composition(p, mu, T, adjacency).delta(eps[rest]), dtype=float)
+        return out
+
+    return evaluate
+
+
+def _symm_subsampled_delta(p, mu, steps, eps) -> np.ndarray:
+    """delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. 2024, Theorem 4.8; exact PLD composition)."""
+    return _by_composition(p, mu, steps, eps, evaluate=_delta_or_limit("symmetric"))
 
 
 def _symm_subsampled_shift_delta(p, mu, steps, mu_last, eps) -> np.ndarray:
@@ -214,39 +246,35 @@ def _symm_subsampled_shift_delta(p, mu, steps, mu_last, eps) -> np.ndarray:
     ``(p, mu, k)`` is built once for all the ``(mu_last, eps)`` that need it.
     """
     p, mu, steps, mu_last, eps = _broadcast(p, mu, steps, mu_last, eps)
-    shape = p.shape
-    p, mu, steps, mu_last, eps = (a.ravel() for a in (p, mu, steps, mu_last, eps))
-    out = np.empty(p.shape)
+    out = np.ones(p.shape)
     # composing never lowers delta: when G(mu_last) alone gives delta = 1 to float precision, so does the whole
     trivial = (mu_last > 0) & (np.asarray(gdp_delta(mu_last, eps), dtype=float) >= 1.0 - 1e-16)
-    out[trivial] = 1.0
-    rest = np.flatnonzero(~trivial)
-    if rest.size:
-        keys = np.stack([p[rest], mu[rest], steps[rest]], axis=1)
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        for g, (pg, mug, kg) in enumerate(unique):
-            rows = rest[inverse.ravel() == g]
-            comp = _composition(float(pg), float(mug), _steps(kg, "T - tau"), "symmetric")
-            out[rows] = comp.delta_with_gaussian(mu_last[rows], eps[rows])
-    return out.reshape(shape)
+    rest = ~trivial
+    if rest.any():
+        out[rest] = _by_composition(
+            p[rest], mu[rest], steps[rest], mu_last[rest], eps[rest], steps_name="T - tau",
+            evaluate=lambda pg, mug, k, m, e: _composition(pg, mug, k, "symmetric").delta_with_gaussian(m, e))
+    return out
 
 
-def _poisson_subsampled_delta(p: float, mu: float, steps: float, eps: float) -> float:
+def _poisson_subsampled_delta(p, mu, steps, eps) -> np.ndarray:
     """delta(eps) of min{f, f^-1}** with f = (p G_mu + (1-p) Id)^{⊗T} (Bu et al. 2020, Theorem 3)."""
-    T = _steps(steps, "T")
-    from verify.privacy.pld import subsampled_delta_limit  # see _composition
-
-    limit = subsampled_delta_limit(p, mu, T, eps)
-    return limit if limit is not None else float(_composition(p, mu, T, "add_remove").delta(eps))
+    return _by_composition(p, mu, steps, eps, evaluate=_delta_or_limit("add_remove"))
 
 
-def _poisson_subsampled_eps(p: float, mu: float, steps: float, delta: float) -> float:
-    """eps(delta) of Bu et al. 2020, Theorem 3 (both directions, exact PLD composition)."""
-    T = _steps(steps, "T")
+def _poisson_eps(p: float, mu: float, T: int, delta: np.ndarray) -> np.ndarray:
     # delta(0) <= 1 - (1-p)^T for every mu (subsampled_delta_limit): such a delta is met at eps = 0
-    if 0.0 < p < 1.0 and delta >= -np.expm1(T * np.log1p(-p)):
-        return 0.0
-    return float(_composition(p, mu, T, "add_remove").eps(delta))
+    out = np.zeros(delta.shape)
+    met = delta >= -np.expm1(T * np.log1p(-p)) if 0.0 < p < 1.0 else np.zeros(delta.shape, dtype=bool)
+    rest = ~met
+    if rest.any():
+        out[rest] = np.asarray(_composition(p, mu, T, "add_remove").eps(delta[rest]), dtype=float)
+    return out
+
+
+def _poisson_subsampled_eps(p, mu, steps, delta) -> np.ndarray:
+    """eps(delta) of Bu et al. 2020, Theorem 3 (both directions, exact PLD composition)."""
+    return _by_composition(p, mu, steps, delta, evaluate=_poisson_eps)
 
 
 def _clt_mu_symmetric(p, mu, steps) -> np.ndarray:
@@ -324,16 +352,16 @@ GDPDelta = numeric_operator(
 GDPEps = numeric_operator(
     "GDPEps", _gdp_eps, ("mu", "delta"), "eps(delta) of mu-GDP (inverse of Bu et al. eq. (3.2))")
 SymmSubsampledGaussianDelta = numeric_operator(
-    "SymmSubsampledGaussianDelta", vectorize(_symm_subsampled_delta), ("p", "mu", "T", "eps"),
+    "SymmSubsampledGaussianDelta", _symm_subsampled_delta, ("p", "mu", "T", "eps"),
     "delta(eps) of C_p(G_mu)^{⊗T} (Bok et al. Thm 4.8), exact PLD composition")
 SymmSubsampledGaussianShiftDelta = numeric_operator(
     "SymmSubsampledGaussianShiftDelta", _symm_subsampled_shift_delta, ("p", "mu", "k", "mu2", "eps"),
     "delta(eps) of C_p(G_mu)^{⊗k} ⊗ G(mu2) (Bok et al. Thms 4.9, 4.10), exact PLD composition")
 PoissonSubsampledGaussianDelta = numeric_operator(
-    "PoissonSubsampledGaussianDelta", vectorize(_poisson_subsampled_delta), ("p", "mu", "T", "eps"),
+    "PoissonSubsampledGaussianDelta", _poisson_subsampled_delta, ("p", "mu", "T", "eps"),
     "delta(eps) of min{f,f^-1}**, f = (p G_mu + (1-p) Id)^{⊗T} (Bu et al. Thm 3), exact PLD composition")
 PoissonSubsampledGaussianEps = numeric_operator(
-    "PoissonSubsampledGaussianEps", vectorize(_poisson_subsampled_eps), ("p", "mu", "T", "delta"),
+    "PoissonSubsampledGaussianEps", _poisson_subsampled_eps, ("p", "mu", "T", "delta"),
     "eps(delta) of Bu et al. Thm 3, exact PLD composition")
 CLTMuSymmetric = numeric_operator(
     "CLTMuSymmetric", _clt_mu_symmetric, ("p", "mu", "T"),

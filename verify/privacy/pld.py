@@ -25,8 +25,9 @@ on the grid dp_accounting itself would use; dp_accounting composes (FFT). This i
 
 Memory is bounded by construction. Before a composition is built its peak size is estimated
 (:func:`composition_bytes`) and a composition beyond :data:`BUILD_BYTES` is refused with an InputError
-naming ``T`` (or the interval, or ``mu``), never attempted. Built PLDs live in one least-recently-used
-cache bounded in bytes (:data:`CACHE`, :data:`CACHE_BYTES`), shared with :mod:`verify.privacy.operators`.
+naming ``T`` (or the interval, or ``mu``), never attempted. Built PLDs live in a least-recently-used
+cache bounded in bytes (:data:`CACHE`, :data:`CACHE_BYTES`: the one cache class of :mod:`verify.cache`,
+each value measured as it is held), shared with :mod:`verify.privacy.operators`.
 A last Gaussian step is composed analytically (:meth:`Composition.delta_with_gaussian`), so no grid is
 ever built for it, however small its noise.
 """
@@ -34,8 +35,7 @@ ever built for it, however small its noise.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
-from typing import Callable, Hashable, Literal
+from typing import Literal
 
 import numpy as np
 from dp_accounting.pld import pld_pmf as _pld_pmf
@@ -46,12 +46,13 @@ from scipy import special
 from scipy.signal import lfilter
 
 from verify import validate
+from verify.cache import BoundedCache
 from verify.errors import InputError
-from verify.privacy.fdp import subsampled_gaussian_delta
+from verify.privacy.fdp import _inverse_amplification, subsampled_gaussian_delta
 from verify.privacy.gaussian import _numeric, _result, gdp_eps, gdp_log_delta
 
 __all__ = [
-    "CACHE", "CACHE_BYTES", "BUILD_BYTES", "ByteBoundedCache", "Composition", "composition_bytes",
+    "CACHE", "CACHE_BYTES", "BUILD_BYTES", "Composition", "composition_bytes",
     "subsampled_delta_limit", "symmetric_subsampled_gaussian_pld",
 ]
 
@@ -77,63 +78,8 @@ _FFT_BYTES_PER_POINT = 64
 _CACHED_BYTES_PER_POINT = 32
 
 
-# ---------------------------------------------------------------------------------------------------
-# one cache, bounded in bytes
-# ---------------------------------------------------------------------------------------------------
-
-
-class ByteBoundedCache:
-    """Least-recently-used cache bounded by the total bytes of its values (each entry states its size).
-
-    A value larger than the whole budget is returned to the caller but not kept.
-    """
-
-    def __init__(self, max_bytes: int):
-        self.max_bytes = int(max_bytes)
-        self.nbytes = 0
-        self._entries: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __contains__(self, key: Hashable) -> bool:
-        return key in self._entries
-
-    def get(self, key: Hashable, default=None):
-        entry = self._entries.get(key)
-        if entry is None:
-            return default
-        self._entries.move_to_end(key)
-        return entry[0]
-
-    def put(self, key: Hashable, value, nbytes: int) -> None:
-        nbytes = int(nbytes)
-        if key in self._entries:
-            self.nbytes -= self._entries.pop(key)[1]
-        if nbytes > self.max_bytes:
-            return
-        while self._entries and self.nbytes + nbytes > self.max_bytes:
-            self.nbytes -= self._entries.popitem(last=False)[1][1]
-        self._entries[key] = (value, nbytes)
-        self.nbytes += nbytes
-
-    def get_or_build(self, key: Hashable, build: Callable[[], tuple[object, int]]):
-        """The cached value of ``key``, else ``build()`` -> ``(value, nbytes)``, kept if it fits."""
-        entry = self._entries.get(key)
-        if entry is not None:
-            self._entries.move_to_end(key)
-            return entry[0]
-        value, nbytes = build()
-        self.put(key, value, nbytes)
-        return value
-
-    def clear(self) -> None:
-        self._entries.clear()
-        self.nbytes = 0
-
-
-#: the one cache of built PLDs (one-step and composed) and of operator grids
-CACHE = ByteBoundedCache(CACHE_BYTES)
+#: the cache of built PLDs (one-step and composed), measured by :func:`verify.cache.nbytes_of`
+CACHE = BoundedCache(CACHE_BYTES)
 
 
 def _pmf_points(pmf) -> int:
@@ -176,14 +122,7 @@ def _mixture_pair_delta(p: float, s: float, kind: str, eps: np.ndarray) -> np.nd
         out = -np.expm1(np.minimum(eps, 0.0))  # the limit 1 - e^eps, kept where eps <= log(1-p)
         inner = eps > log_1mp
         e = eps[inner]
-        if p == 1.0:
-            ell = e
-        else:  # ell = log(1 + (e^eps - 1)/p), without overflow for large eps
-            big = e > 30.0
-            ell = np.empty(e.shape)
-            ell[~big] = np.log1p(np.expm1(e[~big]) / p)
-            ell[big] = e[big] - log_p + np.log1p(-(1.0 - p) * np.exp(-e[big]))
-        log_u = ell + half_s2
+        log_u = _inverse_amplification(p, e) + half_s2
         weights_p, weights_q = (log_1mp, log_p), (0.0, -np.inf)
     elif kind == "add":
         out = np.zeros(eps.shape)  # the limit 0, kept where eps >= -log(1-p)
@@ -274,11 +213,9 @@ def _one_step(p: float, mu: float, adjacency: str, h: float) -> _pld.PrivacyLoss
     """The one-step PLD (cached in :data:`CACHE`); ``mu > 0``."""
 
     def build():
-        pmfs = [_step_pmf(p, mu, kind, h) for kind in _step_kinds(adjacency, p)]
-        pld = _pld.PrivacyLossDistribution(*pmfs)
-        return pld, 8 * _pld_points(pld)
+        return _pld.PrivacyLossDistribution(*[_step_pmf(p, mu, kind, h) for kind in _step_kinds(adjacency, p)])
 
-    return CACHE.get_or_build(("step", p, mu, adjacency, h), build)
+    return CACHE.get(("step", p, mu, adjacency, h), build)
 
 
 def _too_large(mu: float, h: float, span: float) -> InputError:
@@ -400,11 +337,9 @@ def _composed(p: float, mu: float, T: int, adjacency: str, h: float) -> "_Curves
                 f"{peak / 2**30:.2g} GiB to compose exactly (limit {BUILD_BYTES / 2**30:.2g} GiB); use fewer "
                 f"steps or a coarser interval", "T")
         one = _one_step(p, mu, adjacency, h)
-        pld = one if T == 1 else one.self_compose(T)
-        curves = _Curves(pld)
-        return curves, curves.nbytes
+        return _Curves(one if T == 1 else one.self_compose(T))
 
-    return CACHE.get_or_build(("composed", p, mu, T, adjacency, h), build)
+    return CACHE.get(("composed", p, mu, T, adjacency, h), build)
 
 
 def _gaussian(mu: float, h: float) -> "_Curves":
@@ -468,29 +403,38 @@ class _HockeyStick:
             total += float(np.sum(w * np.exp(np.asarray(gdp_log_delta(mu, x), dtype=float))))
         return min(total, 1.0)
 
-    def eps(self, delta: float) -> float:
-        if self.infinity_mass > delta:
-            return np.inf
+    def eps(self, delta: np.ndarray) -> np.ndarray:
+        """The smallest eps >= 0 with delta(eps) <= delta, for each entry of ``delta`` (inf below the
+        infinity mass): on the segment of the grid where delta(l_i) crosses it, the closed form of the
+        curve between grid points (one searchsorted for all the deltas)."""
+        delta = np.asarray(delta, dtype=float)
         at_grid = self.upper - self.lower  # delta(l_i), non-increasing
-        i = int(np.searchsorted(-at_grid, -delta, side="left"))  # first i with delta(l_i) <= delta
-        if i >= self.losses.size:
-            return max(float(self.losses[-1]), 0.0)
-        if self.lower[i] <= 0.0 or self.upper[i] <= delta:
-            return max(float(self.losses[i - 1]) if i > 0 else 0.0, 0.0)
-        e = self.losses[i] + np.log((self.upper[i] - delta) / self.lower[i])
-        return max(float(e), 0.0)
+        i = np.searchsorted(-at_grid, -delta, side="left")  # first i with delta(l_i) <= delta
+        n = self.losses.size
+        out = np.empty(delta.shape)
+        beyond = i >= n
+        out[beyond] = max(float(self.losses[-1]), 0.0)
+        j = np.minimum(i, n - 1)
+        previous = np.where(i > 0, self.losses[np.maximum(i - 1, 0)], 0.0)
+        at_previous = ~beyond & ((self.lower[j] <= 0.0) | (self.upper[j] <= delta))
+        out[at_previous] = previous[at_previous]
+        inside = ~beyond & ~at_previous
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[inside] = self.losses[j[inside]] + np.log((self.upper[j[inside]] - delta[inside]) / self.lower[j[inside]])
+        out = np.maximum(out, 0.0)
+        out[self.infinity_mass > delta] = np.inf
+        return out
 
 
 class _Curves:
     """A built PLD with the hockey-stick curves of its PMFs (what the cache keeps)."""
 
-    __slots__ = ("pld", "curves", "nbytes")
+    __slots__ = ("pld", "curves")
 
     def __init__(self, pld: _pld.PrivacyLossDistribution):
         self.pld = pld
         pmfs = [pld._pmf_remove] if pld._symmetric else [pld._pmf_remove, pld._pmf_add]
         self.curves = [_HockeyStick(pmf) for pmf in pmfs]
-        self.nbytes = sum(_CACHED_BYTES_PER_POINT * c.probs.size for c in self.curves)
 
 
 class Composition:
@@ -628,7 +572,7 @@ class Composition:
         """
         delta = validate.array("delta", delta, low=0.0, low_open=True, high=1.0, high_open=True)
         curves = self._hockey_sticks()
-        out = np.array([max(c.eps(float(d)) for c in curves) for d in delta.ravel()])
+        out = np.maximum.reduce([c.eps(delta.ravel()) for c in curves])
         if not np.isfinite(out).all():
             raise InputError(f"delta={delta.ravel()[~np.isfinite(out)][0]!r} is below the PLD's infinity mass; no finite eps", "delta")
         return _result(out.reshape(delta.shape))

@@ -1,0 +1,158 @@
+"""The one least-recently-used cache bounded in bytes (issue 12: memory bounded by construction).
+
+Every process-wide cache of exact references uses :class:`BoundedCache`: the composed PLDs of
+:mod:`verify.privacy.pld`, the shared exact profiles of :mod:`verify.instances.instance` and the built
+instances of :mod:`verify.check.references`.  A value's size is measured by :func:`nbytes_of` (the numpy
+arrays and large containers it reaches, each counted once), so no caller states sizes by hand; a value
+that grows after it was stored (a profile's sorted view, made on first query) is measured again.  Beyond
+its budget the least recently used entries are dropped; a value larger than the whole budget is returned
+but not kept.  The counts (hits, misses, evictions, too large) are for benchmarks.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from collections import OrderedDict
+from types import MappingProxyType
+from typing import Any, Callable, Hashable, TypeVar
+
+import numpy as np
+
+from verify.validate import integer
+
+V = TypeVar("V")
+
+__all__ = ["BoundedCache", "nbytes_of"]
+
+
+def nbytes_of(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> int:
+    """An estimate of the memory ``value`` holds: the bytes of the numpy arrays (and of the large
+    containers) reachable through its attributes and the variables its closures captured, each counted
+    once; code, modules, classes and bound methods are not followed.  The walk stops at depth 8."""
+    seen = set() if _seen is None else _seen
+    if value is None or _depth > 8 or id(value) in seen or _is_code(value):
+        return 0
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        owner = value.base if isinstance(value.base, np.ndarray) else None
+        return nbytes_of(owner, seen, _depth + 1) if owner is not None else int(value.nbytes)
+    if isinstance(value, (int, float, complex, str, bytes, np.generic)):
+        return 0  # part of their holder's overhead
+    if isinstance(value, types.FunctionType):  # what a closure captured (not its globals or code)
+        cells = value.__closure__ or ()
+        return sum(nbytes_of(_cell(c), seen, _depth + 1) for c in cells)
+    if isinstance(value, (dict, MappingProxyType)):
+        if len(value) > 64:  # a sparse PMF: ~100 bytes an entry (key, float, hash slot), not walked
+            return 100 * len(value)
+        return 64 * len(value) + sum(nbytes_of(v, seen, _depth + 1) for v in value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        if len(value) > 64:
+            return 32 * len(value) + sum(nbytes_of(v, seen, _depth + 1) for v in list(value)[:64]) \
+                * len(value) // 64
+        return 8 * len(value) + sum(nbytes_of(v, seen, _depth + 1) for v in value)
+    fields = dict(getattr(value, "__dict__", {}))
+    for klass in type(value).__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if hasattr(value, name):
+                fields[name] = getattr(value, name)
+    return 64 + sum(nbytes_of(v, seen, _depth + 1) for v in fields.values())
+
+
+def _cell(cell) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def _is_code(value: Any) -> bool:
+    return isinstance(value, (type, types.ModuleType, types.MethodType, types.BuiltinFunctionType,
+                              functools.partial))
+
+
+class BoundedCache:
+    """Values by key, least recently used first out, bounded in bytes (:func:`nbytes_of`).
+
+    Beyond ``budget`` the least recently used entries are dropped, and a value larger than the whole
+    budget is not kept.  A value may grow lazily after it is stored (a profile's sorted view or
+    composed PLD made on first query): with ``remeasure`` the entry used last is measured again at the
+    next call, so only that one entry can exceed its measured size, and then by its own growth (without
+    it, values are measured once, when stored: for values that do not grow).  Values are what
+    ``compute`` returns, so a hit gives byte-identical results.
+    """
+
+    def __init__(self, budget: int, remeasure: bool = True) -> None:
+        self.budget = integer("budget", budget, "BoundedCache", low=0)
+        self.remeasure = bool(remeasure)
+        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self.bytes = 0
+        self.hits = self.misses = self.evictions = self.too_large = 0
+        self._last: Hashable | None = None
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._entries
+
+    def get(self, key: Hashable, compute: Callable[[], V]) -> V:
+        """The value kept under ``key``, else ``compute()`` (kept when it fits the budget).  An exception
+        of ``compute`` propagates and nothing is kept."""
+        self._remeasure_last()
+        entry = self._entries.get(key)
+        if entry is not None:
+            self.hits += 1
+            self._entries.move_to_end(key)
+            self._last = key
+            return entry[0]
+        self.misses += 1
+        value = compute()
+        self.put(key, value)
+        return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` under ``key`` (replacing and re-measuring an earlier value), as most recent."""
+        self._remeasure_last()
+        before = self._entries.pop(key)[1] if key in self._entries else 0
+        self.bytes -= before
+        if self.budget > 0:
+            self._store(key, value, 0)
+            self._last = key if key in self._entries else None
+
+    def _remeasure_last(self) -> None:
+        last = self._entries.get(self._last) if self.remeasure and self._last is not None else None
+        if last is not None:  # it may have grown since it was used
+            self._store(self._last, last[0], last[1], touch=False)
+
+    def _store(self, key: Hashable, value: Any, before: int, touch: bool = True) -> None:
+        size = nbytes_of(value)
+        self.bytes += size - before
+        self._entries[key] = (value, size)
+        if touch:
+            self._entries.move_to_end(key)
+        if size > self.budget:
+            self.too_large += 1
+            del self._entries[key]
+            self.bytes -= size
+            if self._last == key:
+                self._last = None
+            return
+        while self.bytes > self.budget:
+            dropped_key, (_, dropped) = self._entries.popitem(last=False)
+            self.bytes -= dropped
+            self.evictions += 1
+            if self._last == dropped_key:
+                self._last = None
+
+    def clear(self, budget: int | None = None) -> None:
+        """Forget every entry and the counts (and set a new ``budget`` in bytes; 0 keeps nothing)."""
+        self._entries.clear()
+        self.bytes = self.hits = self.misses = self.evictions = self.too_large = 0
+        self._last = None
+        if budget is not None:
+            self.budget = integer("budget", budget, "BoundedCache", low=0)
+
+    def stats(self) -> dict[str, int]:
+        return {"entries": len(self._entries), "bytes": self.bytes, "budget": self.budget, "hits": self.hits,
+                "misses": self.misses, "evictions": self.evictions, "too_large": self.too_large}
