@@ -8,9 +8,10 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """Lazy ``verify.account(...)`` and ``verify.calibrate(...)`` (issue 7), without import-time cost."""
-    if name in ("account", "calibrate"):
-        from verify.account import account, calibrate
+    """Lazy ``verify.account(...)``, ``verify.calibrate(...)`` (issue 7) and ``verify.Accountant`` (issue 17),
+    without import-time cost."""
+    if name in ("account", "calibrate", "Accountant"):
+        from verify.account import Accountant, account, calibrate
 
-        return {"account": account, "calibrate": calibrate}[name]
+        return {"account": account, "calibrate": calibrate, "Accountant": Accountant}[name]
     raise AttributeError(f"module 'verify' has no attribute {name!r}")

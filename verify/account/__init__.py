@@ -12,6 +12,10 @@
 * :mod:`verify.account.verdicts`: which verdicts may be used (only ``verified`` ones are chosen).
 * :mod:`verify.account.accountant`: conversion to the notions asked for, and the best valid bound.
 * :mod:`verify.account.calibration`: the smallest sigma meeting a target, never overshooting.
+* :mod:`verify.account.running`: :class:`Accountant`, a running accountant for changing schedules (issue 17);
+  :mod:`verify.account.composition` its phases as PLDs; :mod:`verify.account.schedule` schedule files.
+* :mod:`verify.account.constants`: m, M, L, Delta of regularised logistic, ridge and Huber regression from data.
+* :mod:`verify.account.opacus`: the Opacus adapter (``PrivacyEngine(accountant="verify")``; the opacus extra).
 * ``verify account`` and ``verify calibrate`` are in :mod:`verify.commands.account`.
 """
 
@@ -22,9 +26,11 @@ from verify.account.accountant import Accounting, BoundRow, account
 from verify.account.applicability import Applicability, applicability
 from verify.account.calibration import Calibration, CalibrationError, Target, calibrate, smallest_sigma
 from verify.account.run import Run, RunError
+from verify.account.running import Accountant, Answer
 from verify.account.verdicts import VerdictSource, baseline_path, verdict_source
 
-__all__ = ["Accounting", "Applicability", "BoundRow", "Calibration", "CalibrationError", "Run", "RunError",
+__all__ = ["Accountant", "Accounting", "Answer", "Applicability", "BoundRow", "Calibration", "CalibrationError",
+           "Run", "RunError",
            "Target", "VerdictSource", "account", "applicability", "baseline_path", "calibrate",
            "smallest_sigma", "verdict_source"]
 

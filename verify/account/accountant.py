@@ -19,10 +19,12 @@ import theorems as registry
 from theorems.tables import COMPOSITIONS
 from verify import validate
 from verify.account.applicability import Applicability, applicability
+from verify.account.composition import PHASE_THEOREMS, Phase, gaussian_mu, schedule_pld
 from verify.account.run import Run, RunError
 from verify.account.verdicts import POLICY, VerdictSource, verdict_source
 from verify.check.notions import eps_at_delta
 from verify.errors import InputError
+from verify.privacy.gaussian import gdp_eps
 from verify.theorem import Theorem
 
 #: statuses of an applicable theorem's row
@@ -117,6 +119,8 @@ class Accounting:
     best: BoundRow | None
     composition: BoundRow | None
     notes: list[str] = field(default_factory=list)
+    #: the run's composition by PLD at the accuracy asked for, with its bracket (:func:`pld_bracket`)
+    pld: dict | None = None
 
     @property
     def eps(self) -> float | None:
@@ -145,6 +149,7 @@ class Accounting:
             "approximations": [r.to_json(self.orders) for r in self.rows if r.status == APPROXIMATE],
             "not_used": [r.to_json(self.orders) for r in self.rows if r.status in (UNVERIFIED, VIOLATED, FAILED)],
             "not_applicable": [{"id": a.theorem.id, "reason": a.reason} for a in self.not_applicable],
+            "pld": self.pld,
             "notes": self.notes,
         }
 
@@ -186,9 +191,13 @@ def eligible(theorem: Theorem, verdict: str, include_unverified: bool) -> str:
 def account(run: Run | Mapping[str, object] | str | None = None, *, delta: float = 1e-5,
             orders: Sequence[float] = (), theorems: Iterable[Theorem] | None = None,
             verdicts: Mapping[str, str] | str | None = None, include_unverified: bool = False,
-            **fields) -> Accounting:
+            accuracy: float | None = None, **fields) -> Accounting:
     """Every registry theorem that applies to ``run``, converted to (eps at ``delta``, mu, RDP at ``orders``),
     with the smallest verified epsilon marked as the best valid bound.
+
+    ``accuracy`` (the PLD's loss discretisation, e.g. 1e-4): also compose the run's steps by PLD at that
+    accuracy under its composition theorem (:func:`pld_bracket`), with the bracket ``[lower, upper]`` that
+    contains the exact composition; when ``upper`` beats every other bound it is the best valid bound.
 
     ``run`` is a :class:`Run`, a mapping of run keys, or a TOML path; keyword ``fields`` (``n=..., b=...``)
     add to or override it.  ``theorems`` defaults to ``theorems.all()``; ``verdicts`` to
@@ -208,9 +217,52 @@ def account(run: Run | Mapping[str, object] | str | None = None, *, delta: float
     best = _smallest(r for r in rows if r.status == USED)
     if best is not None:
         best.status = BEST
+    pld = None
+    if accuracy is not None:
+        pld = pld_bracket(the_run, delta, validate.positive("accuracy", accuracy), source, include_unverified)
+        # a finer grid's bound replaces the best only when smaller beyond rounding (the default grid's is equal)
+        if pld is not None and pld.get("eps") is not None and (best is None or pld["eps"] < best.eps * (1 - 1e-9)):
+            theorem = registry.get(pld["theorem"])
+            row = BoundRow(theorem.id, f"{theorem.title} (PLD at accuracy {accuracy:g})", str(theorem.source),
+                           theorem.notion, theorem.kind, pld["verdict"], BEST, True, eps=pld["eps"])
+            if best is not None:
+                best.status = USED
+            rows.append(row)
+            best = row
     composition = _smallest(r for r in rows if r.status in (USED, BEST) and r.composition)
     return Accounting(the_run, delta, order_values, source.origin, include_unverified, rows, not_applicable,
-                      best, composition, notes=_notes(the_run, applicable, not_applicable, rows))
+                      best, composition, notes=_notes(the_run, applicable, not_applicable, rows), pld=pld)
+
+
+def pld_bracket(run: Run, delta: float, accuracy: float, source: VerdictSource,
+                include_unverified: bool = False) -> dict | None:
+    """eps at ``delta`` of the run's steps composed by PLD at ``accuracy`` under the composition theorem of
+    its batching and adjacency (:data:`verify.account.composition.PHASE_THEOREMS`), with the bracket
+    ``[lower, upper]`` (dp_accounting's optimistic and pessimistic estimates; ``lower`` None when no
+    optimistic estimate exists).  None when no such theorem covers the run or it may not be used."""
+    theorem_id = PHASE_THEOREMS.get((run.batches, run.adjacency))
+    if theorem_id is None or run.Delta is None or run.sigma is None:
+        return None
+    verdict = source.of(theorem_id)
+    if eligible(registry.get(theorem_id), verdict, include_unverified) != USED:
+        return None
+    # units with Cclip = 1: noise std b*sigma on the summed gradient, sensitivity Delta
+    phases = [Phase(run.b * run.sigma, 1.0 if run.batches == "full" else run.b / run.n, run.batches, run.T)]
+    out = {"theorem": theorem_id, "verdict": verdict, "accuracy": accuracy, "eps": None, "bracket": None,
+           "error": ""}
+    try:
+        mu = gaussian_mu(phases, run.adjacency, run.Delta)
+        if mu is not None:  # exact: a closed form
+            out["eps"] = float(gdp_eps(mu, delta))
+            out["bracket"] = [out["eps"], out["eps"]]
+            return out
+        upper = float(schedule_pld(phases, run.adjacency, run.Delta, accuracy).eps(delta))
+        optimistic = schedule_pld(phases, run.adjacency, run.Delta, accuracy, pessimistic=False)
+        out["eps"] = upper
+        out["bracket"] = [None if optimistic is None else float(optimistic.eps(delta)), upper]
+    except InputError as exc:  # too fine for memory: refused before any work (verify.privacy.pld)
+        out["error"] = str(exc).splitlines()[0]
+    return out
 
 
 def _row(a: Applicability, source: VerdictSource, run: Run, delta: float, orders: tuple[float, ...],

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
+import numpy as np
+
 from verify import validate
 from verify.account.accountant import (
     USED,
@@ -28,10 +30,13 @@ from verify.account.accountant import (
     _records,
 )
 from verify.account.applicability import Applicability, applicability
+from verify.account.composition import PHASE_THEOREMS
 from verify.account.run import Run, RunError
+from verify.account.running import Accountant, Answer
 from verify.account.verdicts import POLICY, verdict_source
 from verify.errors import InputError
 from verify.theorem import Theorem
+from verify.privacy.rdp import rdp_to_dp_improved, sampled_gaussian_rdp
 from verify.vocabulary import noise_multiplier
 
 #: default relative tolerance on the target: target*(1 - RTOL) <= value(sigma) <= target
@@ -300,7 +305,8 @@ def calibrate(run: Run | Mapping[str, object] | str | None = None, *, eps: float
             continue
         solvable.append((row, _Measure(t, base, target)))
 
-    best = _solve_smallest(solvable, target, scale, rtol)
+    hint = _composition_hint(base, target, rtol, source, include_unverified) if solvable else None
+    best = _solve_smallest(solvable, target, scale, rtol, hint)
     if best is None:
         used = [r for r in rows if r.status == USED]
         why = ("no verified theorem applies to this run" if not used else
@@ -313,14 +319,33 @@ def calibrate(run: Run | Mapping[str, object] | str | None = None, *, eps: float
                                f"down to {best.sigma:.3g} (the search floor, {SIGMA_RANGE[0]:g} x Delta/b): it "
                                f"constrains nothing; give a smaller target", target.parameter)
     best.status = "best"
-    composition = _solve_smallest([(r, f) for r, f in solvable if r.composition], target, scale, rtol)
+    composition = _solve_smallest([(r, f) for r, f in solvable if r.composition], target, scale, rtol, hint)
     notes = [] if best.within_tolerance else [f"{best.id}: {best.note}"]
     return Calibration(base, target, rtol, source.origin, include_unverified, rows, not_applicable, best,
                        composition, notes)
 
 
+def _composition_hint(base: Run, target: Target, rtol: float, source, include_unverified: bool) -> float | None:
+    """The sigma at which the run's PLD composition meets an (eps, delta) target, by the fast schedule
+    calibration (:func:`calibrate_schedule`): where the search starts (None when no composition theorem
+    covers the run).  Only a starting point: every answer is still checked on the theorems themselves."""
+    if (target.mu is not None or base.Delta is None or (base.batches, base.adjacency) not in PHASE_THEOREMS):
+        return None
+    q = 1.0 if base.batches == "full" else base.b / base.n
+    # units with Cclip = 1: noise std z = b*sigma on the summed gradient, sensitivity Delta
+    acc = Accountant(adjacency=base.adjacency, verdicts=dict(source.verdicts), Delta=base.Delta,
+                     include_unverified=include_unverified)
+    acc.step(noise_multiplier=1.0, sample_rate=q, batches=base.batches, steps=base.T)
+    if acc.composition_eps(target.delta) == math.inf:
+        return None
+    try:
+        return calibrate_schedule(acc, eps=target.eps, delta=target.delta, rtol=rtol).factor / base.b
+    except InputError:
+        return None
+
+
 def _solve_smallest(group: list[tuple[SigmaRow, "_Measure"]], target: Target, scale: float,
-                    rtol: float) -> SigmaRow | None:
+                    rtol: float, hint: float | None = None) -> SigmaRow | None:
     """The row of ``group`` needing the least sigma, solving as few theorems as possible.
 
     Cheap theorems are solved first (closed forms, most private at ``sigma = scale`` first; then bounds
@@ -336,7 +361,7 @@ def _solve_smallest(group: list[tuple[SigmaRow, "_Measure"]], target: Target, sc
                 row.needs_more_than = best.sigma
                 row.evaluations = measure.calls
                 continue
-            root = measure.solve(scale, rtol, None if best is None else best.sigma)
+            root = measure.solve(scale, rtol, hint if best is None else best.sigma)
             row.sigma, row.value, row.within_tolerance, row.note = (root.sigma, root.value, root.within_tolerance,
                                                                    root.note)
             row.at_floor = root.at_floor
@@ -414,6 +439,173 @@ class _Measure:
         return smallest_sigma(self, target.value, scale, rtol=rtol, start=start)
 
 
+# ---------------------------------------------------------------------------------------------------
+# schedules: one noise scale for every phase (issue 17)
+# ---------------------------------------------------------------------------------------------------
+
+#: PLD accuracies solved before the accountant's own (coarse to fine)
+COARSE_ACCURACIES = (1e-2, 1e-3)
+#: integer Rényi orders of the RDP model (the exact binomial series of sampled_gaussian_rdp: fast)
+MODEL_ORDERS = np.array([2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 256], dtype=float)
+
+
+@dataclass
+class ScheduleCalibration:
+    """The noise scale ``factor`` (every phase's noise multiplier times it) meeting ``eps`` at ``delta``."""
+
+    factor: float
+    #: the composition's epsilon at the calibrated schedule (pessimistic PLD at the accountant's accuracy)
+    eps: float
+    accountant: Accountant
+    target: Target
+    rtol: float
+    #: PLD compositions at the accountant's accuracy (the expensive ones), and at the coarse accuracy
+    fine_evaluations: int
+    coarse_evaluations: int
+    within_tolerance: bool
+    note: str = ""
+
+    @property
+    def answer(self) -> Answer:
+        """The accountant's full answer at the calibrated schedule (with its bracket: costs a composition)."""
+        return self.accountant.epsilon(self.target.delta)
+
+    @property
+    def noise_multipliers(self) -> list[float]:
+        return [p.noise_multiplier for p in self.accountant.phases]
+
+    def to_json(self) -> dict:
+        return {"factor": self.factor, "noise_multipliers": self.noise_multipliers, "target": self.target.to_json(),
+                "rtol": self.rtol, "eps": self.eps, "answer": self.answer.to_json(),
+                "schedule": self.accountant.to_json(),
+                "fine_evaluations": self.fine_evaluations, "coarse_evaluations": self.coarse_evaluations,
+                "within_tolerance": self.within_tolerance, "note": self.note}
+
+
+def calibrate_schedule(accountant: Accountant, *, eps: float, delta: float, rtol: float = RTOL) -> ScheduleCalibration:
+    """Smallest factor (up to ``rtol``) such that the schedule with every noise multiplier times the factor
+    meets ``(eps, delta)`` under its PLD composition (the accountant's composition theorems).
+
+    Never overshoots: a factor is accepted only where the pessimistic PLD at the accountant's accuracy
+    meets the target, ``eps*(1 - rtol) <= eps(factor) <= eps``.  Work is reused coarse to fine: the RDP
+    composition (closed form, milliseconds) gives the first point and the slope of a Newton step on the
+    PLD at accuracy 1e-2; its root starts accuracy 1e-3; the difference of the two predicts the grid error
+    left at the accountant's accuracy (:func:`_predicted_start`), where one or two evaluations usually
+    suffice (:func:`_shifted_solve`).  An accountant at accuracy 1e-3 or coarser is solved directly from
+    the RDP model.
+    """
+    target = Target(eps=_opt(eps, "eps"), delta=_opt(delta, "delta"))
+    rtol = validate.probability("rtol", rtol, open_hi=True)
+    if not accountant.phases:
+        raise InputError("the schedule has no steps", "steps")
+    model = _memo(lambda c: _rdp_model_eps(accountant, c, target.delta))
+    # the coarse levels pay off when the finest is below the last of them (their difference predicts its offset)
+    levels = [*(COARSE_ACCURACIES if accountant.accuracy < COARSE_ACCURACIES[-1] else ()), accountant.accuracy]
+    counts, curves = [], []
+    start = None
+    for k, h in enumerate(levels):
+        level = accountant.scaled(1.0, accuracy=h)
+        fine = _memo(lambda c, level=level: level.scaled(c).composition_eps(target.delta))
+        final = h == levels[-1]
+        root = _shifted_solve(fine, model, target.eps, rtol if final else max(rtol, 1e-3), start)
+        counts.append(len(fine.cache))
+        curves.append(fine)
+        if root.sigma is None:
+            raise CalibrationError(f"target unreachable: no noise scale up to {root.note}", "eps")
+        start, model = root.sigma, fine
+        if not final and k >= 1:  # aim the next level's first point past the grid error it will remove
+            start = _predicted_start(curves[-2], fine, levels[k - 1], h, levels[k + 1], root.sigma,
+                                     target.eps * (1 - rtol / 2))
+    calibrated = accountant.scaled(start)
+    return ScheduleCalibration(start, root.value, calibrated, target, rtol, counts[-1], sum(counts[:-1]),
+                               root.within_tolerance, root.note)
+
+
+def _predicted_start(coarser: Callable[[float], float], coarse: Callable[[float], float], h0: float, h1: float,
+                     h2: float, c: float, aim: float) -> float:
+    """Where the accuracy-``h2`` curve reaches ``aim``, predicted from the root ``c`` at accuracy ``h1``.
+
+    The pessimistic connect-the-dots PLD over-states eps by about ``k h^2`` (second order: observed ratios of
+    successive differences near 100 for a tenfold finer grid), so ``eps_h2(c) ~ eps_h1(c) - (eps_h0(c) -
+    eps_h1(c)) (h1^2 - h2^2)/(h0^2 - h1^2)``; one log-log step along the ``h1`` curve's local slope (two
+    cheap evaluations) moves to the predicted root.  Only a starting point: :func:`_shifted_solve` checks it.
+    """
+    at = coarse(c)
+    offset = (coarser(c) - at) * (h1 * h1 - h2 * h2) / (h0 * h0 - h1 * h1)
+    predicted = at - max(offset, 0.0)
+    near = coarse(c * 1.002)
+    if not (predicted > 0 and near > 0 and at > 0 and near < at):
+        return c
+    slope = (math.log(near) - math.log(at)) / math.log(1.002)
+    return math.exp(math.log(c) + (math.log(aim) - math.log(predicted)) / slope)
+
+
+class _memo:
+    """A memoised function of one float (the solver and the model ask for the same points)."""
+
+    def __init__(self, f: Callable[[float], float]) -> None:
+        self.f, self.cache = f, {}
+
+    def __call__(self, c: float) -> float:
+        if c not in self.cache:
+            self.cache[c] = self.f(c)
+        return self.cache[c]
+
+
+def _shifted_solve(fine: Callable[[float], float], model: Callable[[float], float], target: float, rtol: float,
+                   start: float | None) -> Root:
+    """Root of ``fine`` in the window ``[target(1 - rtol), target]``, reusing the cheap ``model``.
+
+    The first point is ``start`` (the coarser level's root) or the model's root; the first step is a
+    Newton step on ``log fine`` against ``log c`` with the model's slope there; later steps are log-log
+    secant steps through the last two points of ``fine`` (bounds behave like powers of the noise), kept
+    inside the bracket once one is known.  After six points without landing in the window,
+    :func:`smallest_sigma` finishes from the best point that meets the target, so only such points are
+    ever returned.
+    """
+    aim = target * (1 - rtol / 2)
+    c = start if start is not None else smallest_sigma(model, aim, rtol=rtol / 2).sigma
+    if c is None:
+        return smallest_sigma(fine, target, rtol=rtol)
+    points: list[tuple[float, float]] = []
+    lo = hi = None  # lo: misses the target; hi: meets it
+    for _ in range(6):
+        value = fine(c)
+        if value <= target:
+            if value >= target * (1 - rtol):
+                return Root(c, value, 0, True)
+            hi = c if hi is None else min(hi, c)
+        else:
+            lo = c if lo is None else max(lo, c)
+        if not (math.isfinite(value) and value > 0):
+            break
+        points.append((math.log(c), math.log(value)))
+        if len(points) == 1:
+            slope = (math.log(model(c * 1.01)) - math.log(model(c))) / math.log(1.01)
+        else:
+            (x0, y0), (x1, y1) = points[-2], points[-1]
+            slope = (y1 - y0) / (x1 - x0) if x1 != x0 else 0.0
+        if not (math.isfinite(slope) and slope < 0):
+            break
+        x = points[-1][0] + (math.log(aim) - points[-1][1]) / slope
+        if lo is not None and hi is not None:  # stay strictly inside the bracket
+            a, b = math.log(lo), math.log(hi)
+            x = min(max(x, a + 0.05 * (b - a)), b - 0.05 * (b - a))
+        c = math.exp(x)
+    return smallest_sigma(fine, target, rtol=rtol, start=hi if hi is not None else c)
+
+
+def _rdp_model_eps(accountant: Accountant, factor: float, delta: float) -> float:
+    """eps(delta) of the schedule's Poisson-subsampled Gaussian RDP composition (Mironov 2017; improved
+    conversion, Balle et al. 2020): the calibration's cheap model (any batching is modelled as Poisson)."""
+    ratio = accountant.sensitivity_ratio
+    total = np.zeros(MODEL_ORDERS.shape)
+    for p in accountant.phases:
+        total = total + np.asarray(sampled_gaussian_rdp(p.sample_rate, p.noise_multiplier * factor / ratio,
+                                                        MODEL_ORDERS, steps=p.steps), dtype=float)
+    return float(rdp_to_dp_improved(MODEL_ORDERS, total, delta))
+
+
 def _is_delta_curve(theorem: Theorem) -> bool:
     """Whether the guarantee is a delta(eps) curve (its value at ``eps`` is delta: f-DP tradeoffs)."""
     return theorem.notion_record.inverted
@@ -423,5 +615,5 @@ def _opt(x: float | None, name: str) -> float | None:
     return None if x is None else validate.number(name, x, "target")
 
 
-__all__ = ["Calibration", "CalibrationError", "RTOL", "Root", "SIGMA_RANGE", "SigmaRow", "Target", "calibrate",
-           "smallest_sigma"]
+__all__ = ["Calibration", "CalibrationError", "RTOL", "Root", "SIGMA_RANGE", "ScheduleCalibration", "SigmaRow",
+           "Target", "calibrate", "calibrate_schedule", "smallest_sigma"]

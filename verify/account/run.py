@@ -59,6 +59,10 @@ CHOICE_KEYS: dict[str, tuple[str, ...]] = {
     "loss": LOSSES,
 }
 KEYS: tuple[str, ...] = tuple(NUMERIC_KEYS) + tuple(CHOICE_KEYS)
+#: the adjacency when none is given, by batching: add/remove for Poisson sampling (the convention of Bu et
+#: al. 2020, Opacus and dp_accounting, and the only one with a composition theorem in the registry),
+#: replace-one otherwise (fixed-size batches cannot change size)
+DEFAULT_ADJACENCY: dict[str, str] = {b: "add_remove" if b == "poisson" else "replace" for b in BATCHES}
 _INTEGER_KEYS = ("n", "b", "T", "epochs", "d")
 _ALIASES = {"E": "epochs"}  # the vocabulary's name for epochs
 
@@ -76,7 +80,7 @@ class Run:
     batches: str
     T: int
     epochs: float
-    adjacency: str = "replace"
+    adjacency: str = "replace"  # from_mapping: DEFAULT_ADJACENCY by batching
     init: str = "fixed"
     release: str = "last"
     loss: str = "any"
@@ -137,7 +141,7 @@ class Run:
         per_epoch = 1.0 if batches == "full" else n / b
         T, epochs = _length(num, per_epoch, where, whole=batches in ("full", "cyclic"))
 
-        adjacency = choice.get("adjacency", "replace")
+        adjacency = choice.get("adjacency", DEFAULT_ADJACENCY[batches])
         eta = num.get("eta")
         sigma, z, Cclip = num.get("sigma"), num.get("z"), num.get("Cclip")
         if z is not None:
@@ -235,7 +239,8 @@ class Run:
             value = getattr(self, key)
             if value is not None:
                 parts.append(f"{key}={value:g}")
-        parts += [self.adjacency, f"init {self.init}", f"release {self.release}", f"loss {self.loss}"]
+        adjacency = self.adjacency if "adjacency" in self.given else f"{self.adjacency} (default for {self.batches} batches)"
+        parts += [adjacency, f"init {self.init}", f"release {self.release}", f"loss {self.loss}"]
         return ", ".join(parts)
 
 
