@@ -17,6 +17,7 @@ from verify.instances.mechanisms import (at22_sampled_gaussian, dpsgd_full_batch
                                          sampled_gaussian)
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile, PrivacyProfile
 from verify.instances.registry import COSTS, FAMILIES, Family, family, register_family
+from verify.instances.utility import box_quadratic  # noqa: F401 (registers the utility families)
 
 __all__ = [
     "COSTS", "FAMILIES", "CompositionProfile", "DiscreteProfile", "Family", "GaussianProfile", "Instance",
