@@ -81,3 +81,16 @@ def test_theorems_in_collects_variants_once():
                      bound=sym.Delta, variants=(printed,))
     found = theorems_in({"a": parent, "b": [parent, printed], "c": 3})
     assert [t.id for t in found] == ["test/window2", "test/composition/as-printed"]
+
+
+def test_up_to_constant_is_off_unless_stated_and_shown_in_the_json():
+    import dataclasses
+    import json
+
+    assert COMPOSITION.up_to_constant is False and COMPOSITION.to_json()["up_to_constant"] is False
+    lesssim = dataclasses.replace(COMPOSITION, up_to_constant=True)
+    assert json.loads(json.dumps(lesssim.to_json()))["up_to_constant"] is True
+    # the record is otherwise the same statement: the same bound, values and parameters
+    assert lesssim.bound == COMPOSITION.bound and lesssim.parameters == COMPOSITION.parameters
+    point = dict(Delta=1.0, n=10, sigma=2.0, T=4, eta=0.1, M=1.0)
+    assert lesssim.evaluate(**point) == COMPOSITION.evaluate(**point) == 0.1

@@ -149,6 +149,10 @@ class Theorem:
     printed_of: str | None = None  # for an "as printed" variant: the id of the corrected theorem
     expect_fail: tuple[str, ...] = ()  # obligations an "as printed" variant is expected to fail
     variants: tuple["Theorem", ...] = ()
+    #: the paper states the bound with "lesssim": a universal constant C it does not give.  The bound is
+    #: the statement with C = 1; the engine reports the implied constant (the smallest C consistent with
+    #: the exact values for an upper bound, the largest for a lower bound), never ``verified`` at C = 1.
+    up_to_constant: bool = False
 
     def __post_init__(self) -> None:
         notion_record(self.notion)  # InputError naming the registered notions
@@ -346,6 +350,7 @@ class Theorem:
             "errata": [dataclasses.asdict(e) for e in self.errata],
             "printed_of": self.printed_of,
             "expect_fail": list(self.expect_fail),
+            "up_to_constant": self.up_to_constant,
             "variants": [v.id for v in self.variants],
             "notes": self.notes,
         }

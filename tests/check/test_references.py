@@ -78,8 +78,8 @@ def test_comparisons_read_the_resolution_of_the_notion():
     tiny = refs.Comparison(exact=5e-13, bound=1e-14, at=1.0, tolerance=1e-9)
     assert math.isnan(_ratio(fdp, tiny))  # both below 1e-12: no information either way
     assert not _violates(fdp, tiny, {**POINT, "eps": 1.0})
-    gdp = _theorem("gdp", MU)
-    clear = refs.Comparison(exact=5e-13, bound=1e-14, at=None, tolerance=1e-9)
+    gdp = _theorem("gdp", MU * sp.Rational(1, 16) * sp.Float("1e-13"))  # 1e-14 at POINT (mu = 1.6)
+    clear = refs.Comparison(exact=5e-13, bound=1e-14, at=None, tolerance=1e-9)  # the bound, certified again
     assert _ratio(gdp, clear) == pytest.approx(50.0)
     assert _violates(gdp, clear, POINT)
 

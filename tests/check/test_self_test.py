@@ -17,8 +17,16 @@ WRONG = sorted(USER.glob("wrong_*.py"))
 CORRECT = sorted(USER.glob("correct_*.py"))
 
 
-def test_there_is_a_dozen_wrong_theorems():
-    assert len(WRONG) >= 12
+def test_there_are_two_dozen_wrong_theorems_and_ten_correct_ones():
+    assert len(WRONG) >= 24 and len(CORRECT) >= 10
+
+
+def test_each_wrong_theorem_states_its_unsound_instance():
+    """The hand-verified instance and the two numbers are in each new wrong file's docstring."""
+    for path in WRONG:
+        text = path.read_text()
+        if text.startswith('"""'):
+            assert "Unsound" in text.split('"""')[1], path.name
 
 
 @pytest.mark.parametrize("path", WRONG, ids=lambda p: p.stem)

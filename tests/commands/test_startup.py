@@ -25,3 +25,39 @@ def test_help_imports_no_subcommand_and_no_sympy():
 
 def test_list_imports_the_registry_only():
     assert _modules_after(["list"], HEAVY) == ["sympy", "theorems", "verify.commands.registry"]
+
+
+def _lambdified_after(argv: list[str]) -> tuple[int, list[str]]:
+    """How many times sympy's lambdify ran during ``verify ARGV``, and which records hold a compiled bound."""
+    code = ("import contextlib, io, sys, sympy\n"
+            "lam = sys.modules['sympy.utilities.lambdify']\n"
+            "calls = []\n"
+            "original = lam.lambdify\n"
+            "def counting(*a, **k):\n"
+            "    calls.append(1)\n"
+            "    return original(*a, **k)\n"
+            "lam.lambdify = sympy.lambdify = counting\n"
+            "from verify.commands import main\n"
+            f"with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()): main({argv!r})\n"
+            "import theorems\n"
+            "compiled = sorted(t.id for t in theorems.all() if '_compiled' in vars(t))\n"
+            "print(repr((len(calls), compiled)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return eval(out.strip().splitlines()[-1])  # a tuple printed by the child
+
+
+def test_list_and_show_compile_no_bound():
+    """Issue 12: the registry is data until a bound is evaluated; list and show never lambdify."""
+    assert _lambdified_after(["list"]) == (0, [])
+    assert _lambdified_after(["list", "--json"]) == (0, [])
+    assert _lambdified_after(["show", "altschuler2022/b.2/both-directions"]) == (0, [])
+
+
+def test_eval_compiles_the_bound_it_evaluates():
+    """The counter above does see a compilation (else the test before would pass vacuously)."""
+    calls, compiled = _lambdified_after(["eval", "bok2024/thm4.1", "Delta=1", "n=10", "sigma=1", "T=5"])
+    assert calls >= 1 and compiled == ["bok2024/thm4.1"]
+
+
+def test_list_imports_no_scipy_stats():
+    assert _modules_after(["list", "--json"], ("scipy.stats",)) == []

@@ -162,3 +162,24 @@ def test_per_step_noise_and_dense_floor():
     (far,), small = evolve_many(wide, 0.0, 1.0, [still], 2)
     assert small is not None and small.any() and far.min() >= DENSE_FLOOR * 0.99
     assert float(far @ wide.support ** 2) == pytest.approx(1.81, rel=1e-2)
+
+
+def test_shuffled_epochs_of_one_batch_are_full_batch_steps_and_bad_input_is_named():
+    from verify.errors import InputError
+    from verify.instances.grid import evolve_many, evolve_shuffled
+
+    grid = IntervalGrid(-2.0, 2.0, 64)
+    still, use = Mixture((1.0,), (0.0,)), Mixture((1.0,), (0.3,))
+    (shuffled,), _ = evolve_shuffled(grid, 0.0, 0.5, [(still, use)], 1, 5)  # l = 1: every step uses the record
+    (full,), _ = evolve_many(grid, 0.0, 0.5, [[use]], 5, "dense")
+    assert np.allclose(shuffled, full, rtol=0, atol=1e-15)
+    # l = 2, T = 1: the record is in the first batch with probability 1/2
+    (half,), _ = evolve_shuffled(grid, 0.0, 0.5, [(still, use)], 2, 1)
+    assert np.allclose(half, 0.5 * grid.row(np.array(0.0), 0.5) + 0.5 * grid.row(np.array(0.3), 0.5), atol=1e-15)
+    for kwargs, name in ((dict(l=0, T=3), "l"), (dict(l=2, T=0), "T")):
+        with pytest.raises(InputError) as info:
+            evolve_shuffled(grid, 0.0, 0.5, [(still, use)], **kwargs)
+        assert info.value.parameter == name
+    with pytest.raises(InputError) as info:
+        evolve_shuffled(IntervalGrid(-2.0, 2.0, 4096), 0.0, 0.5, [(still, use)], 2, 3)
+    assert info.value.parameter == "cells"

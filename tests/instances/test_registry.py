@@ -36,6 +36,9 @@ VALID = {
     "at22_sampled_gaussian": dict(q=0.1, z=1.0),
     "exp_mech_interval": dict(Delta=1.0, D=2.0),
     "lsi_quadratic_chain": dict(BASE, m=0.5, M=2.0, Delta=1.0),
+    "box_quadratic": dict(eta=0.1, sigma=1.0, T=5, m=0.5, D=2.0),
+    "chourasia_thm4_rdp": dict(n=1000, m=0.5, M=1.0, L=1.0, alpha=2.0, eps_rdp=1.0, init="gaussian"),
+    "chourasia_thm4_dp": dict(n=1000, m=0.5, M=1.0, L=1.0, eps=1.0, delta=1e-5, init="gaussian"),
 }
 
 
@@ -94,6 +97,51 @@ def test_register_family_adds_one_record_and_refuses_a_second_by_the_same_name()
     with pytest.raises(InputError, match="cost must be one of") as info:
         register_family("cheap", shifted_pair, setting=Setting(), cost="free", exactness="", run_kind="gaussian_pair")
     assert info.value.parameter == "cost" and "cheap" not in FAMILIES
+
+
+def test_searched_keywords_are_builder_keywords_with_callable_draws_and_read_only():
+    def shifted_pair(Delta=1.0, offset=0.0):
+        """A shifted Gaussian pair."""
+        return FAMILIES["gaussian_mechanism"].build(sigma=1.0, Delta=Delta)
+
+    common = dict(setting=Setting(algorithm="gaussian_mechanism"), cost="closed_form", exactness="",
+                  run_kind="gaussian_pair")
+    with pytest.raises(InputError, match="'colour' is not a keyword") as info:
+        register_family("shifted_pair", shifted_pair, searched={"colour": lambda u, ctx: u}, **common)
+    assert info.value.parameter == "searched" and "shifted_pair" not in FAMILIES
+    with pytest.raises(InputError, match="not callable"):
+        register_family("shifted_pair", shifted_pair, searched={"offset": 0.5}, **common)
+    try:
+        fam = register_family("shifted_pair", shifted_pair, searched={"offset": lambda u, ctx: u}, **common)
+        assert list(fam.searched) == ["offset"]
+        with pytest.raises(TypeError):
+            fam.searched["Delta"] = None  # type: ignore[index]
+    finally:
+        registry._REGISTRY.pop("shifted_pair", None)
+
+
+def test_build_reads_the_builder_signature_once(monkeypatch):
+    def pair(Delta=1.0):
+        """A pair."""
+        return FAMILIES["gaussian_mechanism"].build(sigma=1.0, Delta=Delta)
+
+    fam = registry.Family("pair", pair, Setting(algorithm="gaussian_mechanism"), "closed_form", "", "gaussian_pair")
+    calls = []
+    original = registry.inspect.signature
+    monkeypatch.setattr(registry.inspect, "signature", lambda f: calls.append(f) or original(f))
+    for Delta in (1.0, 2.0, 3.0):
+        assert fam.build(Delta=Delta).profile().mu == pytest.approx(Delta)
+    with pytest.raises(InputError):
+        fam.build(colour="red")
+    assert calls.count(pair) <= 1 and fam.required == () and fam.defaults == {"Delta": 1.0}
+
+
+def test_a_family_with_searched_keywords_survives_pickling():
+    import pickle
+
+    walk = FAMILIES["interval_walk"]
+    copy = pickle.loads(pickle.dumps(walk))
+    assert copy == walk and dict(copy.searched) == dict(walk.searched) and copy.parameters == walk.parameters
 
 
 @pytest.mark.parametrize("name, kwargs, parameter", [

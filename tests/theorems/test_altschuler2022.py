@@ -387,3 +387,75 @@ def test_example58_needs_theorem31_conditions_at_one_step():
     with pytest.raises(ValueError, match="8 sqrt"):
         get("altschuler2022/ex5.8").evaluate(alpha=2.0, L=L, n=n, sigma=10.0, T=1, D=100.0, eta=1.0, p_decay=0.5,
                                              M=1.0, b=1.0)
+
+
+# -- statements made up to a constant, and the registry's start-up ----------------------------------------
+
+
+def test_lesssim_statements_are_flagged_up_to_a_constant():
+    # the paper's "<~" with no constant of its own: (5.4), Thm 5.6, Ex. 5.8 (whose 16 is this tool's reading)
+    for rid in ("altschuler2022/eq5.4", "altschuler2022/thm5.6", "altschuler2022/ex5.8"):
+        assert get(rid).up_to_constant, rid
+        assert r"\lesssim" in get(rid).paper_form
+    # explicit constants the proofs give: (1.1) is the full-batch composition, Thm 3.1 its explicit corollary
+    for rid in ("altschuler2022/eq1.1", "altschuler2022/thm3.1"):
+        assert not get(rid).up_to_constant, rid
+    # the former constant-1 encoding of Ex. 5.8 stays an "as printed" record expected to fail
+    old = get("altschuler2022/ex5.8/constant-1")
+    assert not old.up_to_constant and old.printed_of == "altschuler2022/ex5.8" and old.expect_fail == ("soundness",)
+
+
+def test_theorem56_constant_one_is_exceeded_by_full_batch_linear_losses():
+    # issue 13: full batch (cyclic, l = 1), linear losses +-L (gradient difference 2L), n = b = 10, T = 20,
+    # eta = sigma = L = 1, D = 60, alpha = 2.  Every iterate is Gaussian: mean gap 2 eta L T/n, variance
+    # T eta^2 sigma^2, so D_alpha = alpha (2 L T/n)^2/(2 T sigma^2) = 2 alpha T L^2/(n^2 sigma^2) = 0.8
+    alpha, n, T, L, sigma = 2.0, 10.0, 20.0, 1.0, 1.0
+    exact = alpha * (2 * L * T / n) ** 2 / (2 * T * sigma**2)
+    bound = float(get("altschuler2022/thm5.6").evaluate(alpha=alpha, L=L, sigma=sigma, b=n, n=n, T=T, D=60.0,
+                                                         eta=1.0, M=1.0))
+    assert exact == pytest.approx(0.8, rel=1e-15) and bound == pytest.approx(0.42, rel=1e-12)
+    assert exact / bound == pytest.approx(2 * T / (T + 1), rel=1e-12)  # > 1: constant 1 does not hold
+    # both records keep this instance, so the implied constant they report is at least 2T/(T+1)
+    from verify.instances import FAMILIES
+
+    for rid in ("altschuler2022/thm5.6", "altschuler2022/eq5.4"):
+        (kept,) = [e for e in get(rid).examples if e.get("family") == "interval_walk"]
+        assert kept is module._FULL_BATCH_PM_L
+    words = {k: v for k, v in module._FULL_BATCH_PM_L.items() if k not in ("family", "M", "alpha")}
+    instance = FAMILIES["interval_walk"].build(**words)
+    assert instance.params()["L"] == L  # records at +-L: gradient difference 2L = Delta
+    assert instance.profile().renyi(alpha) == pytest.approx(exact, rel=1e-3)  # walls > 6 sd away
+
+
+def test_both_directions_rebuild_is_the_evaluated_replacement():
+    """The import-time rebuild (Min/Max unevaluated) gives the very expression sympy's replace gives."""
+    from verify.privacy.operators import AT22S, SampledGaussianRDPMax
+
+    checked = 0
+    for record in RECORDS:
+        if not record.id.endswith("/both-directions"):
+            continue
+        literal = get(record.id.removesuffix("/both-directions"))
+        evaluated = literal.bound.replace(AT22S, lambda a, q_, s_: SampledGaussianRDPMax(q_, s_, a, 1))
+        assert record.bound == evaluated and sp.srepr(record.bound) == sp.srepr(evaluated), record.id
+        assert not record.bound.has(AT22S)
+        checked += 1
+    assert checked == 7
+
+
+def test_search_finds_the_S_alpha_counterexample_without_the_kept_example():
+    """Issue 13: the literal (1.1)/(B.2) readings are refuted by the engine's own search, not only by the kept
+    interval-walk instance (n = 2, b = 1, T = 1, L = 2: exact D_2 = 2.626 vs 0.658)."""
+    import dataclasses
+
+    from verify.check.engine import check_theorem, profile
+    from verify.check.evidence import Witness
+
+    for rid in ("altschuler2022/eq1.1/sgm", "altschuler2022/b.2"):
+        literal = dataclasses.replace(get(rid), examples=())
+        verdict = check_theorem(literal, get, profile("quick"), seed=0)
+        assert verdict.verdict == "violated", (rid, verdict.reason)
+        failed = [o.name for o in verdict.obligations if o.status == "failed"]
+        assert "soundness" in failed, (rid, verdict.reason)
+        cex = verdict.counterexample
+        assert isinstance(cex, Witness) and cex.exact > cex.bound

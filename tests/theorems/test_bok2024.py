@@ -368,7 +368,7 @@ def test_assumption_violations_name_the_assumption():
 
 
 BASE = {"n": 200, "b": 10, "l": 20, "T": 60, "E": 30, "eta": 0.05, "sigma": 1.5, "Delta": 0.8, "L": 0.4,
-        "m": 0.5, "M": 4.0, "D": 1.25, "alpha": 3.0, "eps": 1.0, "delta": 1e-5, "mu": 0.9, "kappa_c16": 1.0}
+        "m": 0.5, "M": 4.0, "D": 1.25, "alpha": 3.0, "eps": 1.0, "delta": 1e-5, "mu": 0.9}
 CLOSED_FORM = [t.id for t in theorems.all() if t.id.startswith("bok2024/") and t.closed_form]
 
 
@@ -416,3 +416,28 @@ def test_cor54_is_decided_on_the_tilted_exponential_mechanism(theorem_id):
     result = check_theorem(theorems.get(theorem_id), theorems.get, profile("quick"), seed=0)
     assert result.verdict == "verified", result.reason
     assert 0.9 < result.max_ratio <= 1.0
+
+
+def test_thmC16_records_are_lower_bounds_up_to_the_lost_constant():
+    for rid, params in (("bok2024/thmC.16a", dict(n=10, eta=0.5, sigma=2.0, Delta=3.0, D=1.5, T=10)),
+                        ("bok2024/thmC.16b", dict(b=5, l=2, eta=0.5, sigma=2.0, Delta=3.0, D=1.5, T=10))):
+        t = get(rid)
+        assert t.kind == "lower" and t.up_to_constant
+        assert {c.value for c in t.claims if c.kind == "witness"} == {"bok_c16"}
+        # the statement with c_0 = 1: (1/sigma) sqrt(Delta D/(n eta)), n = b l for the cyclic one
+        n = params.get("n", params.get("b", 0) * params.get("l", 0))
+        assert float(t.evaluate(**params)) == pytest.approx(math.sqrt(3.0 * 1.5 / (n * 0.5)) / 2.0, rel=1e-15)
+        # "for all large T": below Dn/(eta Delta) (here 5) the record does not apply
+        with pytest.raises(ValueError, match="T >= D"):
+            t.evaluate(**dict(params, T=4))
+
+
+@pytest.mark.parametrize("theorem_id", ["bok2024/thmC.16a", "bok2024/thmC.16b"])
+def test_thmC16_gets_its_implied_constant_from_the_construction(theorem_id):
+    """Issue 14: no longer inconclusive; approximate, with the largest c_0 the exact mu allows."""
+    from verify.check.engine import check_theorem, profile
+
+    result = check_theorem(get(theorem_id), get, profile("quick"), seed=0)
+    assert result.verdict == "approximate", result.reason
+    assert 0 < result.implied_constant < 1.5
+    assert "largest constant" in result.reason and "bok_c16" in result.reason

@@ -4,6 +4,11 @@ A point is a *consistent canonical run*: every vocabulary quantity is drawn toge
 identities of DESIGN.md §3 hold (``n = l*b``, ``q = b/n``, cyclic ``T = l*E``, ``m <= M``,
 ``eta < 2/M``), and a theorem then keeps the parameters it needs.  The theorem's own assumptions are
 checked afterwards: a point that violates one is rejected, never silently repaired.
+
+Two samplers build such points: :func:`canonical_point` draws the raw quantities (n, sigma, Delta, M,
+...) for the symbolic obligations and the audit; :func:`search_point` draws the dimensionless groups a
+sound bound depends on (per-step mu, eta*M, m/M, D/(eta sigma), l, T, the notion parameters) for the
+soundness search, whose deterministic corners are :func:`corner_units`.
 """
 
 from __future__ import annotations
@@ -145,3 +150,184 @@ def admissible_points(theorem: Theorem, count: int, seed: int, tries: int = 40) 
     own = [{k: float(e[k]) for k in theorem.parameters} for e in theorem.examples
            if "family" not in e and all(k in e for k in theorem.parameters)]
     return [p for p in own if admissible(theorem, p)][:count]
+
+
+# ---------------------------------------------------------------------------------------------------
+# the soundness search's coordinates: the dimensionless groups a sound bound depends on
+# ---------------------------------------------------------------------------------------------------
+#
+# Every sound bound is invariant under theta -> c*theta, which (keeping eta fixed) scales Delta, L,
+# sigma, D and Cclip by c and leaves eta, M, m, n, b, T and the notion parameters alone.  The search
+# therefore draws the dimensionless groups (per-step mu, eta*M, m/M, D/(eta*sigma), z, l, b, E, T and
+# the notion parameters) as unit coordinates in [0, 1], and one overall scale c on top (so that a bound
+# which is not invariant still shows).  Errors live where a step is not nearly private (mu_step >~ 1),
+# where few batches make an epoch (l <= 3), at T = 1 and around saturation, and at eta*M near 2 or
+# near 2/(1 + m/M): each map puts mass there.  The shrink direction (a coordinate towards 0) is the
+# simple run: T = 1, l = 1, b = 1, small mu.
+
+#: the unit coordinates of a search point (one more per searched family keyword: ``u_<name>``)
+SEARCH_COORDINATES = ("mu", "etaM", "mM", "M", "DES", "z", "l", "b", "E", "T", "d", "alpha", "eps", "delta",
+                      "scale")
+MU_RANGE = (1e-4, 30.0)  # per-step mu: Delta / (b sigma), or Delta / (n sigma) for full batches
+T_MAX, E_MAX, B_MAX, L_MAX, D_MAX = 2000, 40, 256, 64, 4
+SMALL_L = (1, 2, 3)  # batches per epoch drawn most often: the regime where cyclic errors live
+
+
+def _log(u: float, lo: float, hi: float) -> float:
+    return float(lo * (hi / lo) ** float(u))
+
+
+def _int_log(u: float, hi: int) -> int:
+    """An integer in [1, hi], log-uniform in u (u = 0 -> 1, u = 1 -> hi); inverse :func:`_int_unit`."""
+    return int(min(max(round(hi ** float(u)), 1), hi))
+
+
+def _int_unit(value: float, hi: int) -> float:
+    return float(min(max(np.log(max(value, 1.0)) / np.log(hi), 0.0), 1.0))
+
+
+def _l_draw(u: float) -> int:
+    """l = 1, 2, 3 with probability 0.15 each, else log-uniform in 4 .. L_MAX."""
+    if u < 0.45:
+        return SMALL_L[min(int(u / 0.15), 2)]
+    return int(min(max(round(4 * (L_MAX / 4) ** ((u - 0.45) / 0.55)), 4), L_MAX))
+
+
+def l_unit(l: float) -> float:
+    """The unit draw giving ``l`` batches per epoch (inverse of the draw of l)."""
+    if l <= 3:
+        return 0.15 * (int(l) - 1) + 0.075
+    return 0.45 + 0.55 * float(np.log(l / 4) / np.log(L_MAX / 4))
+
+
+def _mm_draw(u: float) -> float:
+    """m/M: 0 (u < 0.1, where the assumptions admit it), else log-uniform in [1e-8, 1]."""
+    return 0.0 if u < 0.1 else float(10 ** (-8.0 + 8.0 * (u - 0.1) / 0.9))
+
+
+def _etam_draw(u: float, k: float) -> float:
+    """eta*M in (0, 2): small (u < 0.35, log in [1e-3, 1]), near 2/(1 + m/M) (0.35 <= u < 0.65, within a
+    relative 10^-4 .. 0.3 on either side), near 2 (u >= 0.65, 2 - 2*10^(-4 .. -0.7))."""
+    if u < 0.35:
+        return _log(u / 0.35, 1e-3, 1.0)
+    if u < 0.65:
+        s = (u - 0.35) / 0.3  # 0 .. 1: below .. at .. above the contraction edge
+        offset = 10 ** (-0.5 - 3.5 * (1 - abs(2 * s - 1)))
+        return min(2.0 / (1.0 + k) * (1.0 + (offset if s > 0.5 else -offset)), 2.0 * (1 - 1e-4))
+    return 2.0 - 2.0 * 10 ** (-4.0 + 3.3 * (1.0 - u) / 0.35)
+
+
+def _alpha_draw(u: float) -> float:
+    return float(1.0 + 10 ** (-2.0 + 3.8 * float(u)))  # 1.01 .. 64, log-spaced in alpha - 1
+
+
+def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool = False) -> dict[str, float]:
+    """One consistent canonical point (DESIGN.md §3 identities) from the unit coordinates ``u``.
+
+    ``u`` holds every name of :data:`SEARCH_COORDINATES` (and may hold ``u_<keyword>`` draws for the
+    families' searched keywords, passed through, and draws for vocabulary variables a paper module
+    added).  ``full_batch``: the per-step mu is Delta / (n sigma) (the theorem's batches are full).
+    ``cyclic``: T = l*E.  The point also keeps its unit coordinates (``"unit"``: for the guided phase).
+    """
+    c = _log(u["scale"], 1e-2, 1e2)
+    l, b = _l_draw(u["l"]), _int_log(u["b"], B_MAX)
+    n = l * b
+    E = _int_log(u["E"], E_MAX)
+    T = l * E if cyclic else _int_log(u["T"], T_MAX)
+    k = _mm_draw(u["mM"])
+    M = _log(u["M"], 0.1, 10.0)
+    eta = _etam_draw(u["etaM"], k) / M
+    mu = _log(u["mu"], *MU_RANGE)
+    Delta = c
+    sigma = Delta / ((n if full_batch else b) * mu)
+    z = _log(u["z"], 10 ** -0.5, 10.0)
+    point = {
+        "n": float(n), "b": float(b), "l": float(l), "q": b / n, "E": float(E), "T": float(T),
+        "eta": eta, "sigma": sigma, "Delta": Delta, "L": Delta / 2.0, "m": k * M, "M": M,
+        "D": eta * sigma * _log(u["DES"], 1e-2, 1e3), "d": float(_int_log(u["d"], D_MAX)),
+        "alpha": _alpha_draw(u["alpha"]), "eps": 10.0 * float(u["eps"]) ** 2, "delta": _log(u["delta"], 1e-10, 0.1),
+        "mu": mu, "z": z, "Cclip": sigma * b / z,
+    }
+    for name, value in u.items():
+        if name.startswith("u_"):
+            point[name] = float(value)
+        elif name not in SEARCH_COORDINATES and name in VOCABULARY and name not in point:
+            point[name] = _extra(name, float(value))
+    return point
+
+
+def search_coordinates(searched: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The unit coordinates of a search point: the core ones, the added vocabulary, ``u_<searched>``."""
+    extras = tuple(name for name in unit_names() if name not in UNIT_NAMES)
+    return SEARCH_COORDINATES + extras + tuple(f"u_{name}" for name in searched)
+
+
+def search_strategy(coordinates: tuple[str, ...]) -> st.SearchStrategy[dict[str, float]]:
+    """Hypothesis strategy for unit coordinates (shrinks each towards 0: the simple run)."""
+    unit = st.floats(0.0, 1.0, allow_nan=False)
+    return st.fixed_dictionaries({name: unit for name in coordinates})
+
+
+#: the point every corner starts from: l = 1 (q = 1), T = 10, mu_step = 1, eta*M = 0.8, m/M = 1e-4
+CORNER_BASE = {"mu": float(np.log(1 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RANGE[0])), "etaM": 0.34,
+               "mM": 0.1 + 0.9 * 0.5, "M": 0.5, "DES": 0.6, "z": 0.5, "l": 0.075, "b": _int_unit(4, B_MAX),
+               "E": _int_unit(10, E_MAX), "T": _int_unit(10, T_MAX), "d": 0.0, "alpha": 0.5, "eps": 0.3,
+               "delta": 0.5, "scale": 0.5}
+
+_MU_LARGE = 1.0  # mu_step = 30
+_MU_10 = float(np.log(10 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RANGE[0]))
+_T1 = {"T": 0.0, "E": 0.0}
+
+#: the corners always tried, as overrides of :data:`CORNER_BASE` (notion parameters rotate separately),
+#: most telling first: a family whose reference is costly tries only the first few
+CORNERS: tuple[dict[str, float], ...] = (
+    {}, _T1, {"mu": _MU_LARGE, **_T1}, {"mu": _MU_10, "etaM": 1.0, "mM": 0.0}, {"l": l_unit(2)},
+    {"etaM": 0.5, "mM": 0.1 + 0.9 * 0.75}, {"l": l_unit(3)}, {"mu": _MU_10, "l": l_unit(2)},
+    {"etaM": 1.0}, {"mM": 0.0}, {"l": l_unit(2), **_T1}, {"l": l_unit(3), "E": 0.0},
+    {"etaM": 0.5, "mM": 0.1 + 0.9 * 0.5}, {"etaM": 0.0}, {"mM": 0.1}, {"mM": 0.0, "etaM": 1.0},
+    {"mu": _MU_LARGE}, {"mu": _MU_10}, {"mu": 0.0, "T": 1.0, "E": 1.0},
+    {"T": 1.0, "E": 1.0}, {"DES": 0.0}, {"DES": 1.0}, {"mu": _MU_10, "DES": 0.2},
+    {"b": 0.0}, {"b": 0.0, "mu": _MU_10, **_T1},
+)
+#: the notion parameters' unit draws cycled over the corners: mid, near the lower end, the upper end
+NOTION_CORNERS = (0.5, 0.0, 1.0, 0.25, 0.75)
+
+
+def corner_units(coordinates: tuple[str, ...]) -> list[dict[str, float]]:
+    """The deterministic corner list in unit coordinates: :data:`CORNERS` (notion parameters cycling
+    through :data:`NOTION_CORNERS`), then each searched keyword's draw at 0, 0.5 and 1."""
+    base = {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
+    out = []
+    for i, corner in enumerate(CORNERS):
+        u = {**base, **{k: v for k, v in corner.items() if k in base}}
+        for name in ("alpha", "eps", "delta"):
+            u[name] = NOTION_CORNERS[i % len(NOTION_CORNERS)]
+        out.append(u)
+    return out + searched_corners(coordinates)
+
+
+def searched_corners(coordinates: tuple[str, ...], keywords: tuple[str, ...] | None = None) -> list[dict[str, float]]:
+    """Each searched keyword's draw (``u_<name>``, of ``keywords`` when given) at 0 and 1 (0.5 is the
+    base), at the base corner and at mu_step = 10, T = 1."""
+    base = {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
+    out = []
+    for name in coordinates:
+        if name.startswith("u_") and (keywords is None or name[2:] in keywords):
+            for value in (0.0, 1.0):
+                out.append({**base, name: value})
+                out.append({**base, name: value, "mu": _MU_10, **_T1})
+    return out
+
+
+def with_steps(u: Mapping[str, float], T: float, cyclic: bool) -> dict[str, float] | None:
+    """``u`` moved to T steps (cyclic: l = 1 and E = T); None when T is outside 1 .. T_MAX (E_MAX)."""
+    T = int(round(T))
+    top = E_MAX if cyclic else T_MAX
+    if not 1 <= T <= top:
+        return None
+    moved = dict(u)
+    if cyclic:
+        moved.update(l=l_unit(1), E=_int_unit(T, E_MAX))
+    else:
+        moved["T"] = _int_unit(T, T_MAX)
+    return moved

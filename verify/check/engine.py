@@ -12,7 +12,7 @@ from verify.check.domain import admissible_points
 from verify.check.evidence import ApproximationError, ApproximationGap, ApproximationRow, InternalError
 from verify.check.exactness import exactness
 from verify.check.notions import eps_at_delta
-from verify.check.soundness import exact_family, soundness
+from verify.check.soundness import Budget, exact_family, soundness
 from verify.check.verdict import Obligation, Verdict, decide
 from verify.errors import InputError
 from verify.theorem import Theorem
@@ -28,11 +28,22 @@ class Profile:
     claim_points: int
     approximation_points: int
     audit_runs: int
+    guided: int = 0  # evaluations of the soundness search's guided phase (closed-form references only)
+    starts: int = 2  # its starting points (the best found by the corners and the random phase)
+    costly_corners: int = 8  # corners tried on a family whose reference is costly (all on the others)
+    corners: int = 10_000  # corner evaluations per theorem in all (families take turns)
+
+    def budget(self, examples: int | None = None) -> Budget:
+        """The soundness search's budget (``examples``: its random draws, default the profile's)."""
+        return Budget(random=self.examples if examples is None else examples, corners=self.corners,
+                      costly_corners=self.costly_corners, guided=self.guided, starts=self.starts)
 
 
 PROFILES = {
-    "quick": Profile("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000),
-    "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000),
+    "quick": Profile("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000,
+                     guided=16, starts=2, costly_corners=4, corners=48),
+    "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000,
+                    guided=400, starts=4, costly_corners=40),
 }
 
 
@@ -118,7 +129,7 @@ def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Prof
     if theorem.kind == "approximation":
         add(_guard(lambda: approximation_error(theorem, lookup, seed, prof.approximation_points)))
     else:
-        sound = _guard(lambda: soundness(theorem, prof.examples, seed, database))
+        sound = _guard(lambda: soundness(theorem, prof.examples, seed, database, budget=prof.budget()))
         if isinstance(sound, tuple):
             obligations.extend(sound)
         else:

@@ -107,6 +107,9 @@ class Witness:
     bound: float
     parameter: str | None = None
     ratio: float | None = None
+    #: the family's build keywords of the instance (``verify.check.certify.build_keywords``), which
+    #: ``verify eval ID --family F ...`` replays (:func:`verify.check.certify.replay_line`); None: unknown
+    build: dict[str, Any] | None = None
 
     def to_json(self) -> dict:
         out = {"instance": self.instance, "family": self.family, "parameters": jsonable(self.parameters),
@@ -114,6 +117,8 @@ class Witness:
                "bound": jsonable(self.bound)}
         if self.ratio is not None:
             out["ratio"] = jsonable(self.ratio)
+        if self.build is not None:
+            out["build"] = jsonable(self.build)
         return out
 
     @classmethod
@@ -122,7 +127,8 @@ class Witness:
         return cls(instance=str(data["instance"]), family=str(data.get("family", "")),
                    parameters=_mapping(data.get("parameters")), at=_optional(data.get(key)),
                    exact=_number(data["exact"]), bound=_number(data["bound"]),
-                   parameter=None if key == "at" else key, ratio=_optional(data.get("ratio")))
+                   parameter=None if key == "at" else key, ratio=_optional(data.get("ratio")),
+                   build=None if data.get("build") is None else _mapping(data["build"]))
 
 
 @dataclass(frozen=True)
@@ -253,21 +259,60 @@ class ExactnessChecked:
 
 @dataclass(frozen=True)
 class SoundnessChecked:
-    """soundness: admissible instances compared, and the families they came from (when it passed)."""
+    """soundness: what the search compared and where.
+
+    * ``examples``: admissible instances compared; ``families``: the families they came from;
+    * ``cells``: regime cell (``"mu_step:>1"``, ``"T:1"``, ``"l:2"``, ``"etaM:near-2"``, ...) -> instances;
+    * ``skipped``: what refused ("reference", "bound", "non-finite exact") -> instances skipped;
+    * ``budget``: instances compared per phase (``replayed``, ``corners``, ``random``, ``guided``);
+    * on a violation: ``margin`` (certified relative margin of the reported, shrunk counterexample),
+      ``largest`` and ``largest_margin`` (the largest-margin violation seen), ``replay`` (the commands
+      replaying both);
+    * for a theorem stated up to a constant: ``constant`` (the constant the exact values imply) and
+      ``largest`` (the instance attaining it).
+    """
 
     examples: int
     families: tuple[str, ...] | None = None
+    cells: dict[str, int] | None = None
+    skipped: dict[str, int] | None = None
+    budget: dict[str, int] | None = None
+    margin: float | None = None
+    largest: Witness | None = None
+    largest_margin: float | None = None
+    replay: tuple[str, ...] | None = None
+    constant: float | None = None
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"examples": int(self.examples)}
         if self.families is not None:
             out["families"] = list(self.families)
+        for key in ("cells", "skipped", "budget"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = {str(k): int(v) for k, v in value.items()}
+        for key in ("margin", "largest_margin", "constant"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = jsonable(value)
+        if self.largest is not None:
+            out["largest"] = self.largest.to_json()
+        if self.replay is not None:
+            out["replay"] = list(self.replay)
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "SoundnessChecked":
         families = data.get("families")
-        return cls(examples=int(data["examples"]), families=None if families is None else tuple(families))
+        counts = {key: (None if data.get(key) is None else {str(k): int(v) for k, v in data[key].items()})
+                  for key in ("cells", "skipped", "budget")}
+        largest = data.get("largest")
+        replay = data.get("replay")
+        return cls(examples=int(data["examples"]), families=None if families is None else tuple(families),
+                   margin=_optional(data.get("margin")), largest=None if largest is None else Witness.from_json(largest),
+                   largest_margin=_optional(data.get("largest_margin")),
+                   replay=None if replay is None else tuple(str(r) for r in replay),
+                   constant=_optional(data.get("constant")), **counts)
 
 
 @dataclass(frozen=True)

@@ -137,8 +137,23 @@ def shared_key(family, kwargs: Mapping[str, object]):
     return (family.name, family.builder, tuple(items))
 
 
+#: the prefix of a unit draw for a searched family keyword in a point: ``u_offset`` draws ``offset``
+SEARCHED_PREFIX = "u_"
+
+
+def searched_names() -> tuple[str, ...]:
+    """The family keywords any registered family lets the search draw (sorted; the draw of ``name``
+    is ``point["u_" + name]`` in [0, 1], see :attr:`verify.instances.Family.searched`)."""
+    return tuple(sorted({name for family in FAMILIES.values() for name in family.searched}))
+
+
 def build(family, point: Mapping[str, float], theorem: Theorem):
-    """Build ``family`` from a canonical point, passing the keywords its ``build`` accepts."""
+    """Build ``family`` from a canonical point, passing the keywords its ``build`` accepts.
+
+    The family's searched keywords (:attr:`~verify.instances.Family.searched`) are drawn from the
+    point's unit draws ``u_<name>`` when present (absent: the keyword keeps its default); a keyword the
+    point gives directly, or the theorem's setting fixes, is not drawn.
+    """
     accepted = keywords(family)
     kwargs = {}
     for name in accepted:
@@ -154,7 +169,26 @@ def build(family, point: Mapping[str, float], theorem: Theorem):
             kwargs[key] = wanted
     if "b" in kwargs and theorem.setting.batches == "full":
         kwargs.pop("b")
+    _draw_searched(family, point, kwargs)
     return build_from(family, kwargs)
+
+
+def _draw_searched(family, point: Mapping[str, float], kwargs: dict) -> None:
+    """Add to ``kwargs`` the family's searched keywords drawn from the point's ``u_<name>``."""
+    searched = getattr(family, "searched", None) or {}
+    if not searched:
+        return
+    context: dict = {**family.defaults, **point, **kwargs}
+    for name, draw in searched.items():
+        key = SEARCHED_PREFIX + name
+        if name in kwargs or key not in point:
+            continue
+        u = float(point[key])
+        if not 0.0 <= u <= 1.0:
+            raise InputError(f"{key} must be a unit draw in [0, 1], got {u!r}", key, family.name)
+        value = draw(u, context)
+        if value is not None:
+            kwargs[name] = context[name] = value
 
 
 @dataclass(frozen=True)

@@ -1,36 +1,76 @@
 """Numeric obligations against exact references: soundness, tightness, exactness on claimed families.
 
-Instances are drawn by hypothesis from every family that applies to the theorem; a failed inequality
-is shrunk by hypothesis to a minimal instance and reported as a replayable counterexample.
-Near-ties are re-evaluated in high precision (mpmath, 50 digits) before a violation is declared.
+The soundness search draws points in the theorem's own coordinates (:func:`verify.check.domain.search_point`:
+per-step mu, eta*M, m/M, D/(eta sigma), l, b, E, T and the notion parameters, on scales that reach the
+regimes where errors live), and runs in four phases, each counted in the evidence's budget:
+
+1. ``replayed``: the record's kept instances (``examples`` naming a ``family``);
+2. ``corners``: a deterministic list always tried (T = 1, T at the bound's saturation point and +-1,
+   l in {1, 2, 3}, eta*M near 2, near 2/(1 + m/M) and small, m -> 0, q = 1, large mu, each searched
+   family keyword at its ends), with every candidate family;
+3. ``random``: hypothesis draws, steered by ``target()`` towards the largest exact/bound (upper) or
+   bound/exact (lower); a failure is shrunk by hypothesis;
+4. ``guided``: a local optimiser (Nelder-Mead on the unit coordinates, integers rounded, clamped to
+   [0, 1]) started from the best points found, so that the reported tightness is a supremum estimate.
+
+A violation is declared only with a certified margin (:func:`verify.check.certify.violation_margin`).  The obligation reports the shrunk counterexample and the largest-margin one.
+Each compared instance is filed into regime cells (:func:`cells`), reported as coverage.
 
 A drawn instance whose exact reference refuses to be built there (an :class:`InputError`, e.g. a
-privacy-loss distribution too large for the memory budget where delta = 1 anyway), or whose bound
+privacy-loss distribution too large for the memory budget, or a floating-point failure), or whose bound
 refuses to be evaluated, is no evidence either way: it is skipped and counted (``Record.skipped``),
-never fatal, and the obligation's detail says how many were skipped and why.
+never fatal; so is an instance whose exact value is not finite ("non-finite exact").  The obligation's
+detail says how many were skipped and why.
+
+A theorem stated up to a constant (``Theorem.up_to_constant``) is never failed: the search maximises
+exact/bound and reports the smallest constant consistent with the exact values (status ``approximate``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 import sympy as sp
-from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import HealthCheck, Phase, given, reject, settings, target
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from hypothesis.internal.conjecture import providers
+from scipy import optimize
 
+from verify.check import certify
 from verify.check import references as refs
-from verify.check.domain import admissible, admissible_canonical, canonical_points, canonical_strategy
+from verify.check.domain import (admissible, admissible_canonical, canonical_points, corner_units, search_coordinates,
+                                 l_unit, search_point, search_strategy, searched_corners, with_steps)
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.verdict import Obligation
 from verify.errors import InputError
 from verify.theorem import SYMBOLS, Theorem
+
+
+#: failures of a reference or a bound at one point: skipped and counted, never fatal
+POINT_FAILURES = (InputError, FloatingPointError, OverflowError, ZeroDivisionError)
+PHASES = ("replayed", "corners", "random", "guided")
+ONE_BATCH, TWO_BATCHES = l_unit(1), l_unit(2)  # the unit draws of l = 1 and l = 2
+LARGE_MU = 0.8  # the unit draw of mu_step = 5
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard the search looks (per theorem): random draws, corners per costly family, the guided
+    phase's evaluations and starts, and the shrink's evaluations for a failure found outside hypothesis."""
+
+    random: int = 40
+    corners: int = 10_000  # corner evaluations in all (shared round robin by the families)
+    costly_corners: int = 8
+    guided: int = 0
+    starts: int = 2
+    shrink: int = 40
 
 
 @dataclass
@@ -40,31 +80,53 @@ class Record:
     examples: int = 0
     ratios: list[float] = field(default_factory=list)
     worst: Witness | None = None
+    least: Witness | None = None  # the smallest ratio (a lower bound's implied constant)
     failure: Witness | None = None
+    margin: float | None = None  # of ``failure``
+    largest: Witness | None = None  # the largest-margin violation
+    largest_margin: float | None = None
     families: set[str] = field(default_factory=set)
     skipped: dict[str, int] = field(default_factory=dict)  # what refused ("reference", "bound") -> count
     reasons: dict[str, str] = field(default_factory=dict)  # the first message of each
+    cells: dict[str, int] = field(default_factory=dict)  # regime cell -> instances compared there
+    budget: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
+    phase: str = "replayed"
+    best: list = field(default_factory=list)  # (score, family, unit coordinates) of compared points
 
-    def skip(self, what: str, exc: InputError) -> None:
+    def skip(self, what: str, exc: BaseException) -> None:
         """Note an instance skipped because its ``what`` refused with ``exc`` (no evidence either way)."""
         self.skipped[what] = self.skipped.get(what, 0) + 1
-        self.reasons.setdefault(what, str(exc).splitlines()[0][:160])
+        message = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+        self.reasons.setdefault(what, message if isinstance(exc, InputError) else f"{type(exc).__name__}: {message}")
 
     def skip_note(self) -> str:
         """``"; skipped ..."`` for the obligation's detail ("" when nothing was skipped)."""
         if not self.skipped:
             return ""
-        words = {"reference": "the exact reference is not computable", "bound": "the bound is not evaluable"}
-        parts = [f"{n} where {words[what]} ({self.reasons[what]})" for what, n in sorted(self.skipped.items())]
+        words = {"reference": "the exact reference is not computable", "bound": "the bound is not evaluable",
+                 "non-finite exact": "the exact value is not finite in double precision"}
+        parts = [f"{n} where {words.get(what, what)} ({self.reasons[what]})" for what, n in sorted(self.skipped.items())]
         return "; skipped as no evidence: " + "; ".join(parts)
 
-    def note(self, ratio: float, witness: Witness) -> None:
+    def note(self, ratio: float, witness: Witness, cells: tuple[str, ...] = ()) -> None:
         self.examples += 1
+        self.budget[self.phase] = self.budget.get(self.phase, 0) + 1
         self.ratios.append(ratio)
+        for cell in cells:
+            self.cells[cell] = self.cells.get(cell, 0) + 1
         if math.isnan(ratio):
             return
         if self.worst is None or ratio > self.worst.ratio:
             self.worst = replace(witness, ratio=ratio)
+        if self.least is None or ratio < self.least.ratio:
+            self.least = replace(witness, ratio=ratio)
+
+    def violation(self, witness: Witness, margin: float) -> None:
+        """Note a (certified) violation: the latest is the reported one (hypothesis replays its shrunk
+        example last), the largest margin is kept apart."""
+        self.failure, self.margin = witness, margin
+        if self.largest_margin is None or margin > self.largest_margin:
+            self.largest, self.largest_margin = witness, margin
 
 
 def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> dict[str, float]:
@@ -80,16 +142,17 @@ def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> d
 def _compare(theorem: Theorem, instance, params: Mapping[str, float],
              record: Record | None = None) -> refs.Comparison | None:
     """The comparison at ``params``; with a ``record``, None (noted in ``record.skipped``) when the bound
-    or the exact reference refuses with an :class:`InputError` there."""
+    or the exact reference refuses there (:data:`POINT_FAILURES`)."""
     notion = theorem.notion_record
     at = params.get(notion.parameter) if notion.parameter else None
     what = "bound"
     try:
-        bound = float(theorem.evaluate(**params))
-        what = "reference"
-        profile = instance.profile()
-        exact = float(notion.exact(profile, at))
-    except InputError as exc:
+        with np.errstate(all="ignore"):
+            bound = float(theorem.evaluate(**params))
+            what = "reference"
+            profile = instance.profile()
+            exact = float(notion.exact(profile, at))
+    except POINT_FAILURES as exc:
         if record is None:
             raise
         record.skip(what, exc)
@@ -97,29 +160,28 @@ def _compare(theorem: Theorem, instance, params: Mapping[str, float],
     return refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile))
 
 
+def violation_margin(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> float | None:
+    """The certified relative margin of a violation at ``params`` (> 0), or None: not a violation
+    (:func:`verify.check.certify.violation_margin`, the one place that decides)."""
+    if not (math.isfinite(c.exact) and math.isfinite(c.bound)):
+        return None
+    return certify.violation_margin(theorem, params, c)
+
+
 def _violates(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> bool:
-    """Upper: exact > bound; lower: exact < bound; exact: either, beyond tolerance (mpmath on near-ties)."""
-    slack = c.tolerance * max(abs(c.bound), abs(c.exact)) + max(theorem.notion_record.resolution, 1e-300)
-    if theorem.kind in ("upper", "exact") and c.exact > c.bound + slack:
-        return not _high_precision_agrees(theorem, params, c, upper=True)
-    if theorem.kind in ("lower", "exact") and c.exact < c.bound - slack:
-        return not _high_precision_agrees(theorem, params, c, upper=False)
-    return False
+    """Whether the comparison is a (certified) violation of the theorem's relation."""
+    return violation_margin(theorem, c, params) is not None
 
 
-def _high_precision_agrees(theorem: Theorem, params, c: refs.Comparison, upper: bool) -> bool:
-    """Re-evaluate a closed-form bound with 50 digits; True when the violation disappears."""
-    if not theorem.closed_form or abs(c.exact - c.bound) > 1e-6 * max(abs(c.bound), 1e-300):
-        return False
-    value = theorem.bound.evalf(50, subs={SYMBOLS[k]: sp.Float(v, 50) for k, v in params.items()})
-    try:
-        hp = float(value)
-    except TypeError:
-        return False
-    return c.exact <= hp * (1 + 1e-12) if upper else c.exact >= hp * (1 - 1e-12)
+def _replay_line(theorem: Theorem, witness: Witness | None) -> str | None:
+    """The ``verify eval`` command that replays ``witness``."""
+    return None if witness is None else certify.replay_line(theorem.id, witness)
 
 
-def _witness(instance, theorem: Theorem, c: refs.Comparison) -> Witness:
+def _witness(instance, theorem: Theorem, c: refs.Comparison, params: Mapping[str, float] | None = None) -> Witness:
+    """The witness of one comparison (with its build keywords, replayable, when ``certify`` is present)."""
+    if params is not None:
+        return certify.witness(theorem, instance, c, params)
     return Witness(instance=instance.name, family=instance.family, parameters=dict(instance.params()), at=c.at,
                    exact=c.exact, bound=c.bound, parameter=theorem.notion_record.parameter)
 
@@ -148,11 +210,19 @@ def _history_free_generation():
         providers.CONSTANTS_CACHE.cache.clear()
 
 
+def _flags(theorem: Theorem) -> tuple[bool, bool]:
+    """(full batch, cyclic) of the theorem's points."""
+    cyclic = theorem.setting.batches == "cyclic" or "E" in theorem.parameters
+    return theorem.setting.batches == "full", cyclic
+
+
 def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
-    """Families that yield at least one admissible instance for ``theorem`` (probed on a few points)."""
+    """Families that yield at least one admissible instance for ``theorem`` (probed on a few points:
+    raw canonical draws and the search's corners)."""
     found = []
-    cyclic = theorem.setting.batches == "cyclic"
+    full, cyclic = _flags(theorem)
     probes = canonical_points(12, probe_seed, cyclic=cyclic)
+    probes += [search_point(u, full, cyclic) for u in corner_units(search_coordinates())[:12]]
     for name, family in refs.families().items():
         for point in probes:
             point = _cap(family, point)
@@ -180,9 +250,349 @@ def _cap(family, point: dict, limit: int = 60) -> dict:
     return p
 
 
+# ---------------------------------------------------------------------------------------------------
+# regimes: saturation points and coverage cells
+# ---------------------------------------------------------------------------------------------------
+
+
+def _saturations(theorem: Theorem) -> tuple[tuple[str, Callable], ...]:
+    """(step symbol, compiled X) for each ``Min(T, X)`` / ``Min(E, X)`` of the bound: T (or E) beyond X
+    no longer changes it."""
+    return _compiled_saturations(theorem.bound, theorem.parameters)
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled_saturations(bound: sp.Expr, parameters: tuple[str, ...]) -> tuple[tuple[str, Callable], ...]:
+    out = []
+    args = tuple(SYMBOLS[p] for p in parameters)
+    for atom in bound.atoms(sp.Min):
+        for step in ("T", "E"):
+            symbol = SYMBOLS[step]
+            if symbol in atom.args:
+                rest = [a for a in atom.args if a != symbol]
+                other = rest[0] if len(rest) == 1 else sp.Min(*rest)
+                if other.free_symbols <= set(args):
+                    out.append((step, sp.lambdify(args, other, modules="numpy")))
+    return tuple(out)
+
+
+def saturation(theorem: Theorem, params: Mapping[str, float]) -> tuple[str, float] | None:
+    """(``"T"`` or ``"E"``, X) for the first saturation of the bound at ``params`` (None: no Min on the steps)."""
+    for step, compiled in _saturations(theorem):
+        try:
+            with np.errstate(all="ignore"):
+                value = float(compiled(*(params[p] for p in theorem.parameters)))
+        except (KeyError, TypeError, ValueError, ZeroDivisionError, OverflowError):
+            continue
+        if math.isfinite(value):
+            return step, value
+    return None
+
+
+def cells(theorem: Theorem, own: Mapping[str, float], at) -> tuple[str, ...]:
+    """The regime cells of one compared instance (its own constants ``own``, notion parameter ``at``)."""
+    out = []
+    full = theorem.setting.batches == "full"
+    if "Delta" in own and "sigma" in own:
+        batch = own.get("n" if full or "b" not in own else "b", own.get("n", 1.0))
+        mu = own["Delta"] / (batch * own["sigma"]) if own["sigma"] > 0 else math.inf
+        out.append("mu_step:" + ("<0.1" if mu < 0.1 else "0.1-1" if mu <= 1 else ">1"))
+    if "T" in own:
+        T = own["T"]
+        sat = saturation(theorem, {**own, **({theorem.notion_record.parameter: at}
+                                             if theorem.notion_record.parameter else {})})
+        if T == 1:
+            out.append("T:1")
+        elif sat is not None:
+            X = sat[1] * (own.get("l", 1.0) if sat[0] == "E" else 1.0)
+            out.append("T:" + ("below" if T < 0.8 * X else "around" if T <= 1.25 * X else "above") + " saturation")
+        else:
+            out.append("T:" + ("2-10" if T <= 10 else ">10"))
+    if "n" in own and "b" in own and own["b"] > 0:
+        l = own.get("l", own["n"] / own["b"])
+        out.append("l:" + (str(int(l)) if l in (1, 2, 3) else ">3"))
+    if "eta" in own and "M" in own:
+        etaM = own["eta"] * own["M"]
+        out.append("etaM:" + ("small" if etaM < 0.5 else "near-2" if etaM >= 1.8 else "mid"))
+        if "m" in own:
+            k = own["m"] / own["M"]
+            out.append("m/M:" + ("0" if k == 0 else "<1e-3" if k < 1e-3 else ">=1e-3"))
+            if k > 0 and abs(etaM * (1 + k) / 2 - 1) < 0.05:
+                out.append("etaM:near-2/(1+m/M)")
+    parameter = theorem.notion_record.parameter
+    if parameter == "alpha" and at is not None:
+        out.append("alpha:" + ("<1.5" if at < 1.5 else "1.5-8" if at <= 8 else ">8"))
+    elif parameter == "eps" and at is not None:
+        out.append("eps:" + ("0" if at == 0 else "<=1" if at <= 1 else ">1"))
+    elif parameter == "delta" and at is not None:
+        out.append("delta:" + ("<=1e-6" if at <= 1e-6 else ">1e-6"))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the search
+# ---------------------------------------------------------------------------------------------------
+
+
+def _costly(theorem: Theorem, family) -> bool:
+    return bool(theorem.operators) or family.cost != "closed_form"
+
+
+def _score(theorem: Theorem, ratio: float) -> float:
+    """What the search maximises: exact/bound (upper), bound/exact (lower), the larger of both (exact)."""
+    if not math.isfinite(ratio) or ratio < 0:
+        return -math.inf if math.isnan(ratio) else (math.inf if ratio > 0 else -math.inf)
+    inverse = 1.0 / ratio if ratio > 0 else math.inf
+    if theorem.kind == "lower" and not getattr(theorem, "up_to_constant", False):
+        return inverse
+    if theorem.kind == "exact":
+        return max(ratio, inverse)
+    return ratio
+
+
+class _Search:
+    """One theorem's search: evaluating unit coordinates on a family, the phases, the shrink."""
+
+    def __init__(self, theorem: Theorem, names: list[str], record: Record, budget: Budget):
+        self.theorem, self.names, self.record, self.budget = theorem, names, record, budget
+        self.full, self.cyclic = _flags(theorem)
+        searched = tuple(refs.searched_names()) if hasattr(refs, "searched_names") else ()
+        self.coordinates = search_coordinates(searched)
+        self.constant = bool(getattr(theorem, "up_to_constant", False))
+        self.parameter = theorem.notion_record.parameter
+
+    def point(self, u: Mapping[str, float]) -> dict[str, float]:
+        return search_point(u, self.full, self.cyclic)
+
+    def evaluate(self, name: str, u: Mapping[str, float]) -> tuple[float | None, float | None]:
+        """(score, violation margin) of unit coordinates ``u`` on family ``name`` (score None: no
+        evidence: inadmissible, refused or not finite, the latter two counted)."""
+        theorem, record = self.theorem, self.record
+        family = refs.families()[name]
+        point = _cap(family, self.point(u))
+        try:
+            instance = refs.build(family, point, theorem)
+        except POINT_FAILURES:
+            return None, None
+        if refs.why_not_applicable(theorem, instance) is not None:
+            return None, None
+        at = point[self.parameter] if self.parameter else None
+        try:
+            params = _parameters(theorem, instance, point, at)
+        except KeyError:
+            return None, None
+        if not admissible(theorem, params):
+            return None, None
+        c = _compare(theorem, instance, params, record)
+        if c is None:
+            return None, None
+        if not math.isfinite(c.exact):
+            record.skip("non-finite exact", OverflowError(f"exact value {c.exact} on {instance.name}"))
+            return None, None
+        if not math.isfinite(c.bound):
+            return None, None  # an infinite upper bound holds and says nothing
+        witness = _witness(instance, theorem, c, params)
+        record.families.add(name)
+        ratio = _ratio(theorem, c)
+        own = refs.instance_params(instance, point)
+        record.note(ratio, witness, cells(theorem, own, at))
+        score = _score(theorem, ratio)
+        if math.isfinite(score):
+            record.best.append((score, name, dict(u)))
+        margin = None if self.constant else violation_margin(theorem, c, params)
+        if margin is not None:
+            record.violation(witness, margin)
+        return score, margin
+
+    # -- phases -------------------------------------------------------------------------------------
+
+    def corners(self) -> tuple[str, dict] | None:
+        """Every corner on every family (costly families: the first few); the first violation, if any."""
+        self.record.phase = "corners"
+        units = self.corner_list()
+        lists = {name: (self._costly_corners(refs.families()[name]) if _costly(self.theorem, refs.families()[name])
+                        else units) for name in self.names}
+        single = dict.fromkeys(self.names)  # whether q = 1 (l = 1) is admissible there: learnt from the first try
+        found, left = None, self.budget.corners
+        for i in range(max(map(len, lists.values()), default=0)):
+            for name in self.names:  # round robin: with many families, each gets the most telling corners
+                if i >= len(lists[name]) or left <= 0:
+                    continue
+                u = lists[name][i]
+                if single[name] is False and u["l"] == ONE_BATCH:
+                    u = {**u, "l": TWO_BATCHES}
+                left -= 1
+                score, margin = self.evaluate(name, u)
+                if u["l"] == ONE_BATCH and single[name] is None:
+                    if score is None:  # e.g. subsampling theorems assume b < n: try l = 2 instead
+                        score, margin = self.evaluate(name, u := {**u, "l": TWO_BATCHES})
+                        single[name] = False if score is not None else None
+                    else:
+                        single[name] = True
+                if margin is not None and found is None:
+                    found = (name, u)
+        return found
+
+    def _costly_corners(self, family) -> list[dict]:
+        """A family with a costly reference: the first corners, two saturation corners and its own
+        searched keywords' ends (at the base corner)."""
+        units = [u for u in corner_units(self.coordinates) if u["mu"] < LARGE_MU or u["T"] == u["E"] == 0.0]
+        units = units[:self.budget.costly_corners]  # a large mu over many steps: the costliest composition
+        units += self._saturation_corners(units[:1])[:2]
+        searched = tuple(getattr(family, "searched", {}) or {})
+        return units + searched_corners(self.coordinates, searched)[::2]
+
+    def corner_list(self) -> list[dict]:
+        """The corners' unit coordinates: :func:`~verify.check.domain.corner_units`, then the bound's
+        saturation point and +-1 from a few of them."""
+        units = corner_units(self.coordinates)
+        saturated = self._saturation_corners(units[:4] + units[8:10])
+        return units[:2] + saturated[:3] + units[2:] + saturated[3:]
+
+    def _saturation_corners(self, bases: list[dict]) -> list[dict]:
+        """T at the bound's saturation point and +-1, from a few base corners."""
+        out = []
+        for u in bases:
+            point = self.point(u)
+            try:
+                params = {p: point[p] for p in self.theorem.parameters}
+            except KeyError:
+                continue
+            sat = saturation(self.theorem, params)
+            if sat is None:
+                continue
+            for T in (math.floor(sat[1]), math.floor(sat[1]) + 1, math.floor(sat[1]) - 1, math.ceil(sat[1]) + 1):
+                moved = with_steps(u, T, self.cyclic or sat[0] == "E")
+                if moved is not None and moved not in out:
+                    out.append(moved)
+        return out
+
+    def random(self, examples: int, seed: int, database) -> None:
+        """Hypothesis draws steered by ``target``; a violation is shrunk by hypothesis."""
+        self.record.phase = "random"
+        strategy = st.tuples(st.sampled_from(self.names), search_strategy(self.coordinates))
+
+        @settings(max_examples=examples, deadline=None, database=database, derandomize=False,
+                  suppress_health_check=list(HealthCheck),
+                  phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+                  report_multiple_bugs=False)
+        @hypothesis_seed(seed)
+        @given(strategy)
+        def prop(args):
+            name, u = args
+            score, margin = self.evaluate(name, u)
+            if score is None:
+                reject()
+            target(float(np.clip(score, -1e300, 1e300)) if not math.isnan(score) else 0.0, label="ratio")
+            if margin is not None:
+                raise AssertionError(f"violation with relative margin {margin!r}")
+
+        try:
+            with _history_free_generation():
+                prop()
+        except (Unsatisfiable, AssertionError):
+            pass  # no admissible instance, or the failure hypothesis shrank: both are in ``record``
+
+    def guided(self) -> tuple[str, dict] | None:
+        """Nelder-Mead from the best points found, on the coordinates that move this theorem's
+        parameters; stops at the first violation (returned)."""
+        self.record.phase = "guided"
+        budget = self.budget.guided
+        starts, seen = [], set()
+        for score, name, u in sorted(self.record.best, key=lambda s: -s[0]):
+            key = (name, tuple(sorted(u.items())))
+            if key in seen or _costly(self.theorem, refs.families()[name]):
+                continue
+            seen.add(key)
+            starts.append((name, u))
+            if len(starts) >= self.budget.starts:
+                break
+        for i, (name, u) in enumerate(starts):
+            each = (budget - self.record.budget["guided"]) // (len(starts) - i)
+            if each < 4:
+                break
+            found = self._optimise(name, u, each)
+            if found is not None:
+                return found
+        return None
+
+    def _optimise(self, name: str, u: dict, evaluations: int) -> tuple[str, dict] | None:
+        keys = self._moving(name)
+        if not keys:
+            return None
+        x0 = np.array([u[k] for k in keys])
+        found: list = []
+
+        class _Found(Exception):
+            pass
+
+        def objective(x):
+            trial = {**u, **{k: float(v) for k, v in zip(keys, np.clip(x, 0.0, 1.0))}}
+            score, margin = self.evaluate(name, trial)
+            if margin is not None:
+                found.append((name, trial))
+                raise _Found
+            return -score if score is not None and math.isfinite(score) else (1e300 if score is None else -1e300)
+
+        simplex = [x0] + [np.where(np.arange(len(keys)) == j, np.clip(x0[j] + (0.15 if x0[j] < 0.5 else -0.15), 0, 1),
+                                   x0) for j in range(len(keys))]
+        try:
+            optimize.minimize(objective, x0, method="Nelder-Mead", bounds=[(0.0, 1.0)] * len(keys),
+                              options={"maxfev": evaluations, "initial_simplex": np.array(simplex),
+                                       "xatol": 1e-3, "fatol": 1e-6})
+        except _Found:
+            return found[0]
+        return None
+
+    def _moving(self, name: str) -> list[str]:
+        """The unit coordinates that move a parameter of the theorem or a keyword of the family."""
+        family = refs.families()[name]
+        used = set(self.theorem.parameters) | set(refs.keywords(family))
+        moves = {"mu": {"sigma", "Delta"}, "etaM": {"eta"}, "mM": {"m"}, "DES": {"D"}, "z": {"z", "Cclip"},
+                 "l": {"l", "n", "q", "E"}, "b": {"b", "n", "q"}, "E": {"E"} | ({"T"} if self.cyclic else set()),
+                 "T": set() if self.cyclic else {"T"}, "alpha": {"alpha"}, "eps": {"eps"}, "delta": {"delta"}}
+        searched = set(getattr(family, "searched", {}) or {})
+        out = []
+        for key in self.coordinates:
+            if key in moves:
+                if moves[key] & used:
+                    out.append(key)
+            elif key.startswith("u_"):
+                if key[2:] in searched:
+                    out.append(key)
+            elif key in used:
+                out.append(key)
+        return out
+
+    def shrink(self, name: str, u: dict) -> None:
+        """Move a violation found outside hypothesis towards the simple run (each coordinate to 0, then
+        halved), keeping a certified violation; the last one kept is the reported counterexample."""
+        self.record.phase = "guided" if self.record.phase == "guided" else "corners"
+        left = self.budget.shrink
+        current = dict(u)
+        keys = self._moving(name)
+        for _ in range(2):
+            changed = False
+            for key in keys:
+                for value in (0.0, current[key] / 2):
+                    if left <= 0 or value >= current[key]:
+                        continue
+                    left -= 1
+                    trial = {**current, key: value}
+                    _, margin = self.evaluate(name, trial)
+                    if margin is not None:
+                        current, changed = trial, True
+                        break
+            if not changed or left <= 0:
+                break
+        self.evaluate(name, current)  # the reported counterexample is the last violation noted
+
+
 def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None,
-              families: list[str] | None = None) -> tuple[Obligation, Obligation]:
-    """Soundness and tightness over hypothesis-drawn admissible instances of the applicable families."""
+              families: list[str] | None = None, budget: Budget | None = None) -> tuple[Obligation, Obligation]:
+    """Soundness and tightness over admissible instances of the applicable families (corners, hypothesis
+    draws and, with a ``budget`` that allows it, the guided phase); ``examples``: the random draws when no
+    ``budget`` is given."""
     names = families if families is not None else candidate_families(theorem, seed)
     notion = theorem.notion_record
     if notion.exact is None:
@@ -200,67 +610,73 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
     record = Record()
     _replay(theorem, record)
     if record.failure is None:
-        _search(theorem, names, record, examples, seed, database)
+        _search(theorem, names, record, examples, seed, database, budget)
     return _soundness(theorem, names, record), _tightness(record)
 
 
-def _search(theorem: Theorem, names: list[str], record: Record, examples: int, seed: int, database) -> None:
-    """Let hypothesis look for a violation among instances of the families ``names`` (noted in ``record``)."""
-    cyclic = theorem.setting.batches == "cyclic" or "E" in theorem.parameters
-    strategy = st.tuples(st.sampled_from(names), canonical_strategy(cyclic),
-                         st.sampled_from(theorem.notion_record.grid))
+def corner_points(theorem: Theorem) -> list[dict[str, float]]:
+    """The canonical points of the corners the search always tries on ``theorem`` (saturation included)."""
+    search = _Search(theorem, [], Record(), Budget())
+    return [search.point(u) for u in search.corner_list()]
 
-    @settings(max_examples=examples, deadline=None, database=database, derandomize=False,
-              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.reuse, Phase.generate,
-                                                              Phase.shrink], report_multiple_bugs=False)
-    @hypothesis_seed(seed)
-    @given(strategy)
-    def prop(args):
-        name, point, at = args
-        family = refs.families()[name]
-        point = _cap(family, point)
-        try:
-            instance = refs.build(family, point, theorem)
-        except InputError:
-            reject()
-        if refs.why_not_applicable(theorem, instance) is not None:
-            reject()
-        params = _parameters(theorem, instance, point, at)
-        if not admissible(theorem, params):
-            reject()
-        c = _compare(theorem, instance, params, record)
-        if c is None:
-            reject()  # the reference or the bound refuses here (counted in ``record.skipped``)
-        if not (math.isfinite(c.exact) and math.isfinite(c.bound)):
-            reject()  # beyond double precision (an overflowing mean gap): no evidence either way
-        witness = _witness(instance, theorem, c)
-        record.families.add(name)
-        record.note(_ratio(theorem, c), witness)
-        if _violates(theorem, c, params):
-            record.failure = witness
-            raise AssertionError(f"exact {c.exact!r} vs bound {c.bound!r}")
 
-    try:
-        with _history_free_generation():
-            prop()
-    except (Unsatisfiable, AssertionError):
-        pass  # no admissible instance, or the failure hypothesis shrank: both are in ``record``
+def _search(theorem: Theorem, names: list[str], record: Record, examples: int, seed: int, database,
+            budget: Budget | None = None) -> None:
+    """Corners, then hypothesis' random phase, then the guided phase (noted in ``record``)."""
+    budget = budget or Budget(random=examples)
+    search = _Search(theorem, names, record, budget)
+    found = search.corners()
+    if found is None:
+        search.random(budget.random, seed, database)
+        if record.failure is not None:
+            return  # hypothesis shrank it
+        if budget.guided > 0:
+            found = search.guided()
+    if found is not None and not all(_costly(theorem, refs.families()[n]) for n in (found[0],)):
+        search.shrink(*found)
 
 
 def _soundness(theorem: Theorem, names: list[str], record: Record) -> Obligation:
+    def evidence(**extra) -> SoundnessChecked:
+        return SoundnessChecked(record.examples, tuple(sorted(record.families)), cells=dict(sorted(record.cells.items())),
+                                skipped=dict(sorted(record.skipped.items())), budget=dict(record.budget), **extra)
+
     if record.failure is not None:
         f = record.failure
         return Obligation("soundness", "failed",
-                          f"{_relation(theorem)} fails on {f.instance}: exact {f.exact:.6g} vs bound {f.bound:.6g}",
-                          counterexample=f, data=SoundnessChecked(record.examples))
+                          f"{_relation(theorem)} fails on {f.instance}: exact {f.exact:.6g} vs bound {f.bound:.6g}"
+                          f" (relative margin {record.margin:.3g}; largest margin {record.largest_margin:.3g} on "
+                          f"{record.largest.instance})",
+                          counterexample=f,
+                          data=evidence(margin=record.margin, largest=record.largest,
+                                        largest_margin=record.largest_margin,
+                                        replay=tuple(line for line in (_replay_line(theorem, f),
+                                                                       _replay_line(theorem, record.largest)) if line)))
     if record.examples == 0:
         return Obligation("soundness", "inconclusive", f"no admissible instance found in families {', '.join(names)}"
                           + record.skip_note())
     families = tuple(sorted(record.families))
+    coverage = f"; {len(record.cells)} regime cells" if record.cells else ""
+    if getattr(theorem, "up_to_constant", False):
+        ratios = np.asarray(record.ratios, dtype=float)
+        finite = ratios[np.isfinite(ratios)]
+        lower = theorem.kind == "lower"
+        constant = float(finite.min() if lower else finite.max()) if finite.size else float("nan")
+        witness = _constant_witness(record, lower)
+        where = f" (at {witness.instance})" if witness is not None else ""
+        return Obligation("soundness", "approximate",
+                          f"stated up to a constant: the {'largest' if lower else 'smallest'} constant consistent "
+                          f"with the exact values is C = {constant:.4g}{where}, over {record.examples} instances of "
+                          f"{', '.join(families)}" + record.skip_note(),
+                          data=evidence(constant=constant, largest=witness))
     return Obligation("soundness", "passed",
                       f"{_relation(theorem)} on {record.examples} admissible instances of {', '.join(families)}"
-                      + record.skip_note(),
-                      data=SoundnessChecked(record.examples, families))
+                      + coverage + record.skip_note(),
+                      data=evidence())
+
+
+def _constant_witness(record: Record, lower: bool) -> Witness | None:
+    return record.least if lower else record.worst
 
 
 def _replay(theorem: Theorem, record: Record) -> None:
@@ -280,11 +696,12 @@ def _replay(theorem: Theorem, record: Record) -> None:
         c = _compare(theorem, instance, params, record)
         if c is None:
             continue
-        witness = _witness(instance, theorem, c)
+        witness = _witness(instance, theorem, c, params)
         record.families.add(instance.family)
-        record.note(_ratio(theorem, c), witness)
-        if _violates(theorem, c, params):
-            record.failure = witness
+        record.note(_ratio(theorem, c), witness, cells(theorem, refs.instance_params(instance, example), at))
+        margin = None if getattr(theorem, "up_to_constant", False) else violation_margin(theorem, c, params)
+        if margin is not None:
+            record.violation(witness, margin)
             return
 
 
@@ -352,7 +769,7 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
             if not math.isclose(c.exact, c.bound, rel_tol=rel, abs_tol=resolution):
                 return Obligation("exactness", "failed",
                                   f"on {name}: exact {c.exact!r} != bound {c.bound!r}",
-                                  counterexample=_witness(instance, theorem, c))
+                                  counterexample=_witness(instance, theorem, c, own))
     if compared == 0:
         return Obligation("exactness", "inconclusive", ("; ".join(details) or
                           f"no admissible instance of {', '.join(sorted(claimed))}") + record.skip_note())

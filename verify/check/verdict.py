@@ -1,4 +1,11 @@
-"""Outcomes of obligations and the verdict they add up to (DESIGN.md §5)."""
+"""Outcomes of obligations and the verdict they add up to (DESIGN.md §5).
+
+A theorem the paper states only up to a universal constant ("lesssim", ``Theorem.up_to_constant``) is
+never ``verified`` and never ``violated`` for exceeding constant 1: its verdict is ``approximate``, with the
+*implied constant* found by the search (the smallest C with exact <= C bound on every compared instance of an
+upper bound, the largest C with exact >= C bound for a lower bound) in the reason and in the JSON.  Every
+other failed obligation (scaling, claims, well-formedness) still makes it ``violated``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
-from verify.check.evidence import Counterexample, Evidence, Tightness, counterexample_from_json, evidence_from_json
+from verify.check.evidence import (Counterexample, Evidence, Tightness, Witness, counterexample_from_json,
+                                   evidence_from_json)
 
 Status = Literal["passed", "failed", "inconclusive", "approximate"]
 VERDICTS = ("verified", "violated", "approximate", "inconclusive")
@@ -48,6 +56,9 @@ class Verdict:
     expect_fail: tuple[str, ...] = ()
     #: ``as_expected`` as read back from JSON (which records it, not ``expect_fail``)
     expected: bool | None = None
+    #: for a theorem stated up to a constant: the constant the exact values imply (None otherwise, or
+    #: when the search compared no instance)
+    implied_constant: float | None = None
 
     @property
     def as_expected(self) -> bool:
@@ -65,6 +76,7 @@ class Verdict:
             "verdict": self.verdict,
             "counterexample": None if self.counterexample is None else self.counterexample.to_json(),
             "max_ratio": _finite(self.max_ratio),
+            "implied_constant": _finite(self.implied_constant),
             "reason": self.reason,
             "printed_of": self.printed_of,
             "expected": self.as_expected,
@@ -78,13 +90,19 @@ class Verdict:
                    obligations=[Obligation.from_json(o) for o in data.get("obligations", [])],
                    counterexample=counterexample_from_json(data.get("counterexample")),
                    max_ratio=data.get("max_ratio"), reason=str(data.get("reason", "")),
-                   printed_of=data.get("printed_of"), expected=data.get("expected"))
+                   printed_of=data.get("printed_of"), expected=data.get("expected"),
+                   implied_constant=data.get("implied_constant"))
 
 
 def decide(theorem, obligations: list[Obligation]) -> Verdict:
     """Combine obligation outcomes: any failure -> violated; an approximation -> approximate;
-    verified only when soundness passed against an exact reference; else inconclusive."""
-    failed = [o for o in obligations if o.status == "failed"]
+    verified only when soundness passed against an exact reference; else inconclusive.
+
+    A theorem stated up to a constant gets ``approximate`` with its implied constant instead of
+    ``verified``, and a soundness or audit failure (constant 1 exceeded) is no violation for it."""
+    up_to_constant = bool(getattr(theorem, "up_to_constant", False))
+    failed = [o for o in obligations if o.status == "failed"
+              and not (up_to_constant and o.name in CONSTANT_OBLIGATIONS)]
     ratios = [o.data.max_ratio for o in obligations if isinstance(o.data, Tightness)]
     max_ratio = max(ratios) if ratios else None
     common = dict(id=theorem.id, obligations=obligations, max_ratio=max_ratio,
@@ -97,12 +115,67 @@ def decide(theorem, obligations: list[Obligation]) -> Verdict:
         approx = [o for o in obligations if o.status == "approximate"]
         reason = approx[0].detail if approx else "approximation: no exact reference to measure its error"
         return Verdict(verdict="approximate" if approx else "inconclusive", reason=reason, **common)
+    if up_to_constant:
+        compared = [o for o in obligations if o.name == "soundness" and o.status in ("passed", "failed", "approximate")]
+        if compared:
+            constant, witness = implied_constant(theorem, obligations)
+            return Verdict(verdict="approximate", implied_constant=constant,
+                           reason=constant_reason(theorem, constant, witness), **common)
     sound = [o for o in obligations if o.name == "soundness" and o.status == "passed"]
     if sound:
         return Verdict(verdict="verified", reason=sound[0].detail, **common)
     gaps = [f"{o.name}: {o.detail}" for o in obligations if o.status == "inconclusive"]
     return Verdict(verdict="inconclusive",
                    reason="; ".join(gaps) or "no exact reference covers this setting", **common)
+
+
+#: the obligations that compare the bound with exact (or audited) values: exceeding constant 1 there is
+#: no violation of a statement made up to a constant
+CONSTANT_OBLIGATIONS = ("soundness", "audit")
+
+
+def implied_constant(theorem, obligations: list[Obligation]) -> tuple[float | None, Witness | None]:
+    """The constant the compared instances imply for a statement made up to a constant, and where.
+
+    Upper bound: the smallest C with exact <= C * bound on every compared instance (the largest
+    exact/bound); lower bound: the largest C with exact >= C * bound (the smallest exact/bound).  Read from
+    the soundness evidence when the search reports it (``constant``, and ``largest``, the instance attaining
+    it: :class:`~verify.check.evidence.SoundnessChecked`); else from the tightness evidence (upper) and the
+    failed comparison, which for a lower bound only bounds the constant from above.  None when nothing says.
+    """
+    for o in obligations:
+        value = getattr(o.data, "constant", None)
+        if o.name == "soundness" and value is not None and math.isfinite(value):
+            return float(value), getattr(o.data, "largest", None)
+    candidates: list[tuple[float, Witness | None]] = []
+    lower = theorem.kind == "lower"
+    for o in obligations:
+        if isinstance(o.data, Tightness) and not lower and math.isfinite(o.data.max_ratio):
+            candidates.append((float(o.data.max_ratio), o.data.worst))
+        cex = o.counterexample
+        if o.name == "soundness" and isinstance(cex, Witness) and cex.bound != 0:
+            candidates.append((cex.exact / cex.bound, cex))
+    if not candidates:
+        return None, None
+    return (min if lower else max)(candidates, key=lambda c: c[0])
+
+
+def constant_reason(theorem, constant: float | None, witness: Witness | None) -> str:
+    """The one-line reason of a statement made up to a constant."""
+    lower = theorem.kind == "lower"
+    if constant is None:
+        return ("stated up to a constant: constant 1 holds on every compared instance (C "
+                + (">= 1" if lower else "<= 1") + "); no implied constant recorded")
+    what = "largest constant consistent with the exact values (exact >= C bound)" if lower else \
+        "smallest constant consistent with the exact values (exact <= C bound)"
+    where = ""
+    if witness is not None:
+        at = "" if witness.at is None else f", {witness.parameter or 'at'}={witness.at:.4g}"
+        params = ", ".join(f"{k}={v:.4g}" if isinstance(v, (int, float)) else f"{k}={v}"
+                           for k, v in witness.parameters.items())
+        where = (f" (at {witness.instance}{at}: exact {witness.exact:.6g} vs bound {witness.bound:.6g}"
+                 + (f"; {params}" if params else "") + ")")
+    return f"stated up to a constant: the {what} is C = {constant:.4g}{where}"
 
 
 def _finite(x):

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import theorems
 from verify.check.engine import PROFILES, check_all, profile
+from verify.check.mutation import MutationScore, TheoremMutation, mutable, mutate, self_test, worst_witness
 from verify.check.parallel import check_registered
 from verify.check.suite import (baseline_changes, load_user_theorems, lookup_with, read_baseline, run_payload,
                                 select_or_refuse)
@@ -50,6 +51,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                         "(reports/baseline.json: quick, 0); fail on a changed verdict or ratio")
     p.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
                    help="processes checking theorems in parallel (default: up to 2); verdicts do not depend on it")
+    p.add_argument("--no-mutation", action="store_true",
+                   help="skip the mutation self-test (wrong versions of the verified theorems, made by rule, "
+                        "must come back violated; quick: closed forms only)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
     payload = run_payload(verdicts, prof.name, args.seed)
     s = payload["summary"]
     lines = ["  ".join(f"{k}: {n}" for k, n in sorted(s["counts"].items()))]
+    if not args.no_mutation:
+        score = _mutation(verdicts, prof.name, args.seed, args.workers)
+        payload["mutation"] = score.to_json()
+        lines += _mutation_lines(score)
     status = 0
     if s["unexpected"]:
         lines.append(f"[bold red]unexpected verdicts:[/] {', '.join(s['unexpected'])}")
@@ -80,6 +88,25 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _mutation(verdicts: list[Verdict], profile_name: str, seed: int, workers: int) -> MutationScore:
+    total = sum(mutable(theorems.get(v.id), v, profile_name) for v in verdicts)
+    with progress(total, "mutated") as step:
+        return self_test(verdicts, profile_name, seed, workers, progress=step)
+
+
+def _mutation_lines(score: MutationScore) -> list[str]:
+    """The score line, and one line per survivor (a known-unsound mutant the search did not violate: a
+    defect of the search, not of the theorem, so the exit status does not change)."""
+    from rich.markup import escape
+
+    lines = [escape(score.line())]
+    for theorem_id, o in score.survivors():
+        where = "" if o.instance is None else (f" (unsound on {o.instance.instance}: exact {o.instance.exact:.6g} vs "
+                                               f"mutant {o.mutant_bound:.6g}, a {o.instance.origin} instance)")
+        lines.append(f"[yellow]mutant survived:[/] {escape(theorem_id + '~' + o.rule + where)}")
+    return lines
+
+
 # ---------------------------------------------------------------------------------------------------
 # verify check
 # ---------------------------------------------------------------------------------------------------
@@ -90,6 +117,9 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--examples", type=positive_int, default=None, help="hypothesis examples per theorem")
     add_seed(p)
     p.add_argument("--profile", default="quick", choices=sorted(PROFILES), help="how hard to look (default quick)")
+    p.add_argument("--mutate", action="store_true",
+                   help="also mutate each verified theorem by rule: mutants an exact instance shows unsound must "
+                        "come back violated (the search's self-test on your bound)")
 
 
 def check(args: argparse.Namespace) -> int:
@@ -99,10 +129,24 @@ def check(args: argparse.Namespace) -> int:
         prof = replace(prof, examples=args.examples)
     with progress(len(records), "checked") as step:
         verdicts = check_all(records, lookup_with(records), prof, args.seed, progress=lambda t: step(t.id))
+    mutations: dict[str, TheoremMutation] = {}
+    if args.mutate:
+        by_id = {t.id: t for t in records}
+        chosen = [v for v in verdicts if mutable(by_id[v.id], v, "full")]
+        with progress(len(chosen), "mutated") as step:
+            for v in chosen:
+                mutations[v.id] = mutate(by_id[v.id], worst_witness(v), v.max_ratio, prof, args.seed)
+                step(v.id)
     if args.json:
-        emit_json([_check_json(v) for v in verdicts])
+        emit_json([_check_json(v) | ({"mutation": mutations[v.id].to_json()} if v.id in mutations else {})
+                   for v in verdicts])
     else:
         print_rich(_table(verdicts, f"verify check {args.file}"))
+        if args.mutate:
+            score = MutationScore(prof.name, f"{prof.name}: the file's verified theorems, every known-unsound "
+                                  "mutant searched", tuple(mutations.values()))
+            for line in _mutation_lines(score):
+                print_rich(line)
     return 1 if any(v.verdict == "violated" for v in verdicts) else 0
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from verify.errors import InputError
 from verify.instances.chain import QuadraticRun
-from verify.instances.grid import DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mixture, evolve_many
+from verify.instances.grid import DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mixture, evolve_many, evolve_shuffled
 from verify.instances.instance import BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile
 from verify.instances.registry import register_family
@@ -256,11 +256,24 @@ def linear_chain(n, eta, sigma, T, Delta, d=1, batches="full", b=None, position=
     ``mu = uses * Delta / (b sigma sqrt(T))`` (``uses`` = steps whose batch holds the record); full
     batch: ``sqrt(T) Delta / (n sigma)``, Bok et al. 2024 Thm 4.1 with equality.  (Cyclic batches
     are more private than Thm 4.4's composition bound here: every step's noise accumulates.)
+    ``batches="shuffle"`` (a fresh permutation every epoch) when ``l = n/b`` divides ``T``: the record
+    is used once per epoch wherever it falls, and the last iterate of linear losses depends only on the
+    number of uses, so the laws are those of cyclic batches (any position).
     """
     where = "linear_chain"
     d = integer("d", d, where)
     Delta = sensitivity(Delta, where)
     v = np.eye(d)[0] if direction is None else _direction(where, direction, np.ones(d), None)
+    if batches == "shuffle":
+        plan = BatchPlan.of(where, n, "cyclic", b, 0, ("cyclic",))
+        if integer("T", T, where) % plan.l:
+            raise InputError(f"shuffled batches need whole epochs here: l = n/b = {plan.l} must divide T = {T} "
+                             "(subsampled_linear covers a partial epoch)", "T", where)
+        cyclic = linear_chain(n, eta, sigma, T, Delta, d=d, batches="cyclic", b=b, init=init, init_var=init_var,
+                              theta0=theta0, direction=direction, M=M,
+                              name=name or f"linear_chain(n={n}, T={T}, batches=shuffle)")
+        return dataclasses.replace(cyclic, setting=dataclasses.replace(cyclic.setting, batches="shuffle"),
+                                   run=dataclasses.replace(cyclic.run, batches="shuffle"))
     plan = BatchPlan.of(where, n, batches, b, position, ("full", "cyclic"))
     if plan.n * d > 10 ** 7:
         raise InputError(f"n*d = {plan.n * d} is too large for an explicit dataset (max 1e7)", "n", where)
@@ -379,10 +392,18 @@ def _schedules(n, eta, plan: BatchPlan, g, g_prime):
     return [mix(g)], [mix(g_prime)]
 
 
-def _grid_profile(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error: bool) -> DiscreteProfile:
+def _grid_profile(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error: bool,
+                  shuffled: int | None = None) -> DiscreteProfile:
+    """The grid profile of D (schedule ``sch_d``) and D' (``sch_p``), refined against half the cells.
+
+    ``shuffled = l``: shuffled batches, each schedule the pair ``[still, use]`` of steps without and with
+    the differing record (:func:`~verify.instances.grid.evolve_shuffled`)."""
     def pair(c):
         grid = IntervalGrid(lo, hi, c)
-        (P, Q), unresolved = evolve_many(grid, x0, s, [sch_d, sch_p], T, method)
+        if shuffled is None:
+            (P, Q), unresolved = evolve_many(grid, x0, s, [sch_d, sch_p], T, method)
+        else:
+            (P, Q), unresolved = evolve_shuffled(grid, x0, s, [tuple(sch_d), tuple(sch_p)], shuffled, T)
         extra = float(P[0] + P[-1] + Q[0] + Q[-1]) if escaped_is_error else 0.0
         return DiscreteProfile(P, Q, support=grid.support, unresolved=unresolved), extra
 
@@ -442,7 +463,9 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     Every record but the differing one has zero loss; the differing record has gradient ``offset``
     in D and ``offset - Delta`` in D' (so D' drifts upwards by ``eta Delta / b`` when it is used).
     Batches: full, cyclic (record in batch ``position``), poisson or uniform (record used with
-    probability ``q = b/n``).  ``adjacency="add_remove"`` requires ``offset = 0`` (the record absent
+    probability ``q = b/n``), shuffle (a fresh permutation into ``l = n/b`` batches every epoch: the
+    record's batch uniform and independent across epochs, an epoch kernel that averages the ``l``
+    position kernels, :func:`~verify.instances.grid.evolve_shuffled`; dense engine, ``cells <= 2048``).  ``adjacency="add_remove"`` requires ``offset = 0`` (the record absent
     from D).  Start ``x0`` (default the centre).  Exact laws of the discretised chain (grid engine,
     ``cells`` cells); ``profile().error`` is the refinement estimate: sup over eps in [0, 4] of
     ``|delta_h - delta_2h|`` (max direction), plus the effect of dropping cells below the FFT floor;
@@ -457,7 +480,10 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     T = integer("T", T, where, high=10 ** 6)  # the grid engine steps through T
     Delta = sensitivity(Delta, where)
     D, lo, hi, x0 = _interval(where, D, lo, x0)
-    plan = BatchPlan.of(where, n, batches, b, position, ("full", "cyclic", "poisson", "uniform"))
+    choice("batches", batches, ("full", "cyclic", "poisson", "uniform", "shuffle"), where)
+    shuffle = batches == "shuffle"  # a partition into l = n/b batches (b divides n), as for cyclic ones
+    plan = BatchPlan.of(where, n, "cyclic" if shuffle else batches, b, 0 if shuffle else position,
+                        ("full", "cyclic", "poisson", "uniform"))
     choice("adjacency", adjacency, ("replace", "add_remove"), where)
     offset = finite("offset", offset, where)
     if adjacency == "add_remove" and offset != 0:
@@ -465,17 +491,20 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     if adjacency == "add_remove" and batches != "poisson":
         raise InputError("add_remove adjacency needs Poisson batches (other schemes change the batch size)",
                          "adjacency", where)
-    cells = integer("cells", cells, where, low=8, high=2 ** 22)
-    choice("method", method, ("auto", "fft", "direct", "dense"), where)
+    cells = integer("cells", cells, where, low=8, high=DENSE_MAX_CELLS if shuffle else 2 ** 22)
+    choice("method", method, ("auto", "dense") if shuffle else ("auto", "fft", "direct", "dense"), where)
     g, g_prime = offset, offset - Delta
     sch_d, sch_p = _schedules(n, eta, plan, g, g_prime)
+    if shuffle:  # [still, use]: the cyclic schedule with the record in batch 0 uses it at step 0
+        sch_d, sch_p = ([Mixture((1.0,), (0.0,)), sch[0]] for sch in (sch_d, sch_p))
     if event is not None:
         event = finite("event", event, where)
         if not lo < event <= hi:
             raise InputError(f"the event threshold {event} must lie in ({lo}, {hi}]", "event", where)
 
     def compute() -> DiscreteProfile:
-        profile = _grid_profile(lo, hi, x0, eta * sigma, sch_d, sch_p, T, cells, method, escaped_is_error=False)
+        profile = _grid_profile(lo, hi, x0, eta * sigma, sch_d, sch_p, T, cells, method, escaped_is_error=False,
+                                shuffled=plan.l if shuffle else None)
         if event is None:
             return profile
         floored = 0 if profile.unresolved is None else int(profile.unresolved.sum())
@@ -628,15 +657,22 @@ def at22_thm41(n, eta, sigma, T, Delta, D, b=1, cells=2048, method="auto", event
     return _with_run(inst, source="Altschuler & Talwar 2022, Theorem 4.1 (Appendix A.4 construction)")
 
 
-def subsampled_linear(n, eta, sigma, T, Delta, b, batches="poisson", adjacency=None, cells=8192,
+def subsampled_linear(n, eta, sigma, T, Delta, b, batches="poisson", adjacency=None, offset=0.0, cells=8192,
                       method="auto", window=30.0, name=None) -> Instance:
     """Unconstrained linear loss, the differing record Poisson- or uniformly-subsampled (1-D grid).
 
-    D': the record has gradient ``-Delta`` (drift ``eta Delta / b`` when sampled); D: gradient 0 (its
-    absence, for add/remove; ``adjacency`` defaults to add_remove for Poisson and replace for
-    uniform batches).  Unconstrained: the grid covers the drift of up to ``qT + 12 sd + 12`` uses
-    plus ``window`` standard deviations of the accumulated noise on each side; the mass that reaches
-    the window's ends is added to ``profile().error``.
+    The record has gradient ``offset`` in D and ``offset - Delta`` in D' (default: 0, i.e. its absence
+    for add/remove, against ``-Delta``, a drift ``eta Delta / b`` when sampled); the losses are
+    L-Lipschitz with ``L = max(|offset|, |offset - Delta|)`` (``offset = Delta/2``: +-L with Delta = 2L,
+    the replace-one worst case).  ``adjacency`` defaults to add_remove for Poisson and replace for
+    uniform batches; add/remove needs ``offset = 0``.  Unconstrained: the grid covers the drifts of up
+    to ``qT + 12 sd + 12`` uses plus ``window`` standard deviations of the accumulated noise on each
+    side; the mass that reaches the window's ends is added to ``profile().error``.
+
+    ``batches="shuffle"`` (a fresh permutation into ``l = n/b`` batches every epoch, replace adjacency):
+    unconstrained, the last iterate depends only on how often the record was used, ``E = T // l`` times
+    plus once more with probability ``r / l`` (``r = T mod l``, the partial epoch), so its law is one
+    step of noise ``eta sigma sqrt(T)`` and that mixture of displacements, evolved exactly on the grid.
     """
     where = "subsampled_linear"
     n_ = integer("n", n, where)
@@ -644,26 +680,49 @@ def subsampled_linear(n, eta, sigma, T, Delta, b, batches="poisson", adjacency=N
     sigma_ = positive("sigma", sigma, where)
     T_ = integer("T", T, where, high=10 ** 6)
     Delta_ = sensitivity(Delta, where)
-    plan = BatchPlan.of(where, n_, batches, b, 0, ("poisson", "uniform"))
+    choice("batches", batches, ("poisson", "uniform", "shuffle"), where)
+    shuffle = batches == "shuffle"
+    # shuffled batches are validated as a partition (b divides n), like cyclic ones
+    plan = BatchPlan.of(where, n_, "cyclic" if shuffle else batches, b, 0, ("poisson", "uniform", "cyclic"))
     window = positive("window", window, where)
     if adjacency is None:
         adjacency = "add_remove" if batches == "poisson" else "replace"
+    offset_ = finite("offset", offset, where)
+    g, g_prime = offset_, offset_ - Delta_
     s = eta_ * sigma_
-    q = plan.q
-    uses = min(T_, q * T_ + 12 * math.sqrt(q * (1 - q) * T_) + 12)  # binomial count, far tail
-    reach = uses * eta_ * Delta_ / plan.b
-    lo, hi = -window * s * math.sqrt(T_), reach + window * s * math.sqrt(T_)
-    walk = interval_walk(n, eta, sigma, T, Delta, hi - lo, batches=batches, b=b, x0=0.0, lo=lo,
-                         adjacency=adjacency, cells=cells, method=method, name=name, _family=where)
-    sch_d, sch_p = _schedules(n_, eta_, plan, 0.0, -Delta_)
+    if shuffle:
+        epochs, rest = divmod(T_, plan.l)
+        uses = epochs + (1 if rest else 0)
+    else:
+        q = plan.q
+        uses = min(T_, q * T_ + 12 * math.sqrt(q * (1 - q) * T_) + 12)  # binomial count, far tail
+    step = uses * eta_ / plan.b  # a record of gradient g moves the iterate by -g per unit of step
+    lo = min(0.0, -step * max(g, g_prime)) - window * s * math.sqrt(T_)
+    hi = max(0.0, -step * min(g, g_prime)) + window * s * math.sqrt(T_)
+    walk = interval_walk(n, eta, sigma, T, Delta, hi - lo, batches="cyclic" if shuffle else batches, b=b, x0=0.0,
+                         lo=lo, offset=offset_, adjacency=adjacency, cells=cells, method=method,
+                         name=name or (f"{where}(n={n_}, b={plan.b}, T={T_}, batches=shuffle)" if shuffle else None),
+                         _family=where)
+    if shuffle:
+        share = rest / plan.l  # the partial epoch uses the record with probability r/l
+
+        def uses_of(grad: float) -> Mixture:
+            move = -eta_ * grad / plan.b
+            if rest == 0:
+                return Mixture((1.0,), (epochs * move,))
+            return Mixture((1.0 - share, share), (epochs * move, (epochs + 1) * move))
+
+        sch_d, sch_p, noise, steps = [uses_of(g)], [uses_of(g_prime)], s * math.sqrt(T_), 1
+    else:
+        (sch_d, sch_p), noise, steps = _schedules(n_, eta_, plan, g, g_prime), s, T_
 
     def compute() -> DiscreteProfile:
-        return _grid_profile(lo, hi, 0.0, s, sch_d, sch_p, T_, walk.run.cells, method, escaped_is_error=True)
+        return _grid_profile(lo, hi, 0.0, noise, sch_d, sch_p, steps, walk.run.cells, method, escaped_is_error=True)
 
-    constants = {k: v for k, v in walk.constants.items() if k != "D"}
-    constants["L"] = Delta_
-    return dataclasses.replace(walk, setting=dataclasses.replace(walk.setting, constraint="none"),
-                               constants=constants, run=dataclasses.replace(walk.run, projection=None, window=(lo, hi)),
+    constants = {k: v for k, v in walk.constants.items() if k != "D"}  # L = max(|g|, |g'|), the walk's
+    setting = dataclasses.replace(walk.setting, constraint="none", batches=batches)
+    return dataclasses.replace(walk, setting=setting, constants=constants,
+                               run=dataclasses.replace(walk.run, projection=None, window=(lo, hi), batches=batches),
                                compute=compute)
 
 
@@ -797,6 +856,74 @@ def langevin_quadratic(eta, T, m, M, Delta, name=None) -> Instance:
 
 
 # ---------------------------------------------------------------------------------------------------
+# Searched keywords: where the worst case of an assumption class lies (Family.searched)
+# ---------------------------------------------------------------------------------------------------
+# Each draw maps a unit draw u in [0, 1] and the build's context (the builder's defaults, the canonical
+# point, the keywords already chosen) to a keyword value, or None to keep the default.  The canonical
+# point's L is not read: an instance states its own L (the largest |record gradient|).
+
+
+def _adjacency(context) -> str:
+    """The adjacency the build will use (subsampled_linear's default: add/remove for Poisson batches)."""
+    adjacency = context.get("adjacency")
+    if adjacency is None:
+        return "add_remove" if context.get("batches") == "poisson" else "replace"
+    return str(adjacency)
+
+
+def draw_offset(u: float, context) -> float | None:
+    """``offset = Delta u``: the differing record has gradient ``Delta u`` in D, ``Delta (u - 1)`` in D'.
+
+    ``u = 0``: 0 vs -Delta (L = Delta, the families' default); ``u = 1/2``: +-Delta/2 (L = Delta/2, so a
+    theorem stated in L is checked at gradient difference 2L, the replace-one worst case for
+    L-Lipschitz losses); ``u = 1``: Delta vs 0.  None under add/remove (the record is absent from D).
+    """
+    if _adjacency(context) == "add_remove":
+        return None
+    return float(context["Delta"]) * u
+
+
+def draw_position(u: float, context) -> int | None:
+    """Cyclic batches: the differing record in batch ``min(l - 1, floor(u l))`` of ``l = n/b``
+    (u = 0 the first, u = 1 the last); None for other batchings (one position only)."""
+    if context.get("batches") != "cyclic" or context.get("b") is None:
+        return None
+    n, b = int(context["n"]), int(context["b"])
+    if b <= 0 or n % b:
+        return None  # the builder refuses these batches anyway
+    l = n // b
+    return min(l - 1, int(math.floor(u * l)))
+
+
+def draw_x0(u: float, context) -> float | None:
+    """The start of a projected walk on ``[-D/2, D/2]``: ``x0 = D (u - 1/2)`` (u = 1/2 the centre, the
+    default; u = 0 or 1 a wall)."""
+    if context.get("lo") is not None:
+        return None
+    return float(context["D"]) * (u - 0.5)
+
+
+def draw_init_var(u: float, context) -> float | None:
+    """Gaussian start ``N(theta0, init_var I)``, only when the theorem asks for one (``init="gaussian"``).
+
+    Quadratic chains: ``init_var = 10^(-4 (1 - u)) eta sigma^2 / m``, at most Lemma 5's law of Chourasia et
+    al. 2021 (u = 1, the default): a smaller variance is a start at least as concentrated, which their
+    LSI induction allows (c' >= lambda / (2 sigma_C^2)).  Linear chains (no m): ``10^(-4 (1 - u)) T
+    (eta sigma)^2``, up to the variance the noise accumulates.  A fixed start is not drawn for theorems
+    covering both: for these affine chains a Gaussian start adds independent noise to the last iterate,
+    a post-processing, so the fixed start is the worst case.
+    """
+    if context.get("init") != "gaussian":
+        return None
+    scale = 10.0 ** (-4.0 * (1.0 - u))
+    eta, sigma = float(context["eta"]), float(context["sigma"])
+    m = context.get("m")
+    if m is None or float(m) <= 0:
+        return scale * float(context["T"]) * (eta * sigma) ** 2
+    return scale * eta * sigma ** 2 / float(m)
+
+
+# ---------------------------------------------------------------------------------------------------
 # Registry: one record per family (setting, cost, why exact, the paper, how simulated)
 # ---------------------------------------------------------------------------------------------------
 
@@ -805,9 +932,11 @@ GRID = ("1-D density evolution on a grid (atoms at the interval ends), error est
         "(profile().error)")
 
 register_family("quadratic_chain", quadratic_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
-                setting=Setting(batches="any", loss="quadratic", constraint="none", init="any"))
+                setting=Setting(batches="any", loss="quadratic", constraint="none", init="any"),
+                searched={"position": draw_position, "init_var": draw_init_var})
 register_family("linear_chain", linear_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
-                setting=Setting(batches="any", loss="linear", constraint="none", init="any"))
+                setting=Setting(batches="any", loss="linear", constraint="none", init="any"),
+                searched={"position": draw_position, "init_var": draw_init_var})
 register_family("bok_thm42", bok_thm42, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="full", loss="quadratic", constraint="none", init="fixed"),
                 source="Bok et al. 2024, Theorem 4.2")
@@ -818,7 +947,8 @@ register_family("chourasia_thm3", chourasia_thm3, cost="closed_form", exactness=
                 setting=Setting(batches="full", loss="quadratic", constraint="none", init="any"),
                 source="Chourasia et al. 2021, Theorem 3")
 register_family("interval_walk", interval_walk, cost="grid", exactness=GRID, run_kind="walk_1d",
-                setting=Setting(batches="any", loss="linear", constraint="bounded", adjacency="any", init="fixed"))
+                setting=Setting(batches="any", loss="linear", constraint="bounded", adjacency="any", init="fixed"),
+                searched={"offset": draw_offset, "position": draw_position, "x0": draw_x0})
 register_family("bok_c16", bok_c16, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="any", loss="linear", constraint="bounded", init="fixed"),
                 source="Bok et al. 2024, Theorem C.16")
@@ -827,16 +957,19 @@ register_family("at22_thm41", at22_thm41, cost="grid", exactness=GRID, run_kind=
                 source="Altschuler & Talwar 2022, Theorem 4.1")
 register_family("projected_quadratic", projected_quadratic, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="uniform", loss="quadratic", constraint="bounded", init="fixed"),
-                source="Altschuler & Talwar 2022, Thm 5.1 / Appendix B.3 (strongly convex SGD)")
+                source="Altschuler & Talwar 2022, Thm 5.1 / Appendix B.3 (strongly convex SGD)",
+                searched={"offset": draw_offset, "x0": draw_x0})
 register_family("subsampled_quadratic", subsampled_quadratic, cost="grid", run_kind="walk_1d",
                 exactness=GRID + "; unconstrained: a window of the drift and the noise, the mass reaching its ends "
                                  "added to the error",
                 setting=Setting(batches="uniform", loss="quadratic", constraint="none", init="fixed"),
-                source="Bok et al. 2024, Thm 4.9 (strongly convex NoisySGD, unconstrained)")
+                source="Bok et al. 2024, Thm 4.9 (strongly convex NoisySGD, unconstrained)",
+                searched={"offset": draw_offset})
 register_family("subsampled_linear", subsampled_linear, cost="grid", run_kind="walk_1d",
                 exactness=GRID + "; unconstrained: a window of the noise, the mass reaching its ends added to "
                                  "the error",
-                setting=Setting(batches="any", loss="linear", constraint="none", adjacency="any", init="fixed"))
+                setting=Setting(batches="any", loss="linear", constraint="none", adjacency="any", init="fixed"),
+                searched={"offset": draw_offset})
 register_family("gaussian_mechanism", gaussian_mechanism, cost="closed_form", run_kind="gaussian_pair",
                 exactness="a pair of Gaussians of equal variance: exactly mu-GDP, closed forms",
                 setting=Setting(algorithm="gaussian_mechanism", batches="full", loss="any", constraint="none",
@@ -861,6 +994,7 @@ register_family("dpsgd_worst_step", dpsgd_worst_step, cost="grid", run_kind="wal
                 source="Bu et al. 2020, Theorem 3")
 
 __all__ = ["ChainGeometry", "ChainStart", "at22_thm41", "bok_c16", "bok_c17", "bok_cor52", "bok_thm42",
-           "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "event_profile", "gaussian_mechanism",
+           "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "draw_init_var", "draw_offset", "draw_position",
+           "draw_x0", "event_profile", "gaussian_mechanism",
            "interval_walk", "langevin_quadratic", "linear_chain", "projected_quadratic", "quadratic_chain",
            "subsampled_linear", "subsampled_quadratic"]

@@ -240,4 +240,55 @@ def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[M
     return state, None
 
 
-__all__ = ["DENSE_FLOOR", "DENSE_MAX_CELLS", "FFT_FLOOR", "IntervalGrid", "Mixture", "evolve", "evolve_many", "normal_mass"]
+def evolve_shuffled(grid: IntervalGrid, x0: float, s: float, pairs: Sequence[tuple[Mixture, Mixture]], l: int,
+                    T: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Law of ``theta_T`` under shuffled batches, for several laws at once: states ``(k, C+2)``.
+
+    Each of ``pairs`` is ``(still, use)``: the step without and with the differing record.  A fresh
+    permutation every epoch of ``l`` steps puts the record in a uniform batch, independently across
+    epochs, so one epoch's kernel is the average of the ``l`` kernels that use it at step ``j``,
+    ``(1/l) sum_j A^j B A^(l-1-j)`` (``A``, ``B`` the dense steps ``still``, ``use``).  It is applied as two
+    running vectors, ``U`` (not used yet this epoch) and ``W`` (used once): ``W <- W A + U B``,
+    ``U <- U A``, the cost of ``2T`` dense steps.  A partial last epoch of ``r`` steps uses the record
+    with probability ``r/l``: its law is ``W/l + (1 - r/l) U``.  The first step leaves ``x0`` exactly,
+    as in :func:`evolve_many`; entries below ``DENSE_FLOOR`` are floored and masked, as there.
+    """
+    if not grid.lo <= x0 <= grid.hi:
+        raise InputError(f"the initial point x0={x0} lies outside [{grid.lo}, {grid.hi}]", "x0")
+    if int(T) != T or T < 1:
+        raise InputError(f"T must be a positive integer, got {T}", "T")
+    if int(l) != l or l < 1:
+        raise InputError(f"l (batches per epoch) must be a positive integer, got {l}", "l")
+    if not (np.isfinite(s) and s > 0):
+        raise InputError("the per-step noise std eta*sigma must be > 0", "s")
+    if grid.cells > DENSE_MAX_CELLS:
+        raise InputError(f"shuffled batches use the dense engine: at most {DENSE_MAX_CELLS} cells, got "
+                         f"{grid.cells}", "cells")
+    l, T = int(l), int(T)
+    out = []
+    for still, use in pairs:
+        A, B = grid.dense(still, s), grid.dense(use, s)
+
+        def first(mx: Mixture) -> np.ndarray:
+            return sum(w * grid.row(np.array(x0 + (float(c(np.array(x0))) if callable(c) else float(c))), s)
+                       for w, c in zip(mx.weights, mx.displacements))
+
+        unused, used = first(still), first(use)  # after step 0, the first of epoch 0
+        for t in range(1, T):
+            if t % l == 0:  # a whole epoch is done: every path used the record once
+                start = used / l
+                unused, used = start @ A, start @ B
+            else:
+                unused, used = unused @ A, used @ A + unused @ B
+        done = T - l * ((T - 1) // l)  # steps of the last (possibly partial) epoch
+        out.append(used / l + (1.0 - done / l) * unused)
+    state = np.stack(out)
+    small = np.any(state < DENSE_FLOOR, axis=0)
+    if not small.any():
+        return state, None
+    state = np.maximum(state, DENSE_FLOOR)
+    return state / state.sum(axis=1, keepdims=True), small
+
+
+__all__ = ["DENSE_FLOOR", "DENSE_MAX_CELLS", "FFT_FLOOR", "IntervalGrid", "Mixture", "evolve", "evolve_many",
+           "evolve_shuffled", "normal_mass"]

@@ -19,7 +19,7 @@ import dataclasses
 
 import numpy as np
 
-from verify.instances.families import quadratic_chain
+from verify.instances.families import draw_init_var, quadratic_chain
 from verify.instances.instance import Instance
 from verify.instances.registry import register_family
 from verify.setting import Setting
@@ -49,6 +49,6 @@ register_family("lsi_quadratic_chain", lsi_quadratic_chain, cost="closed_form", 
                 exactness="Gaussian chain (closed forms in T); the LSI constant 1/largest variance along the path "
                           "is exact for Gaussian laws",
                 setting=Setting(batches="full", loss="quadratic", constraint="none", init="any"),
-                source="Chourasia et al. 2021, Theorem 2")
+                source="Chourasia et al. 2021, Theorem 2", searched={"init_var": draw_init_var})
 
 __all__ = ["lsi_quadratic_chain"]

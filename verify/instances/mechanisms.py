@@ -25,6 +25,7 @@ from scipy import integrate
 from scipy.special import log_ndtr, ndtr, ndtri
 
 from verify.errors import InputError
+from verify.instances.families import draw_offset
 from verify.instances.instance import Instance, RunDescription
 from verify.instances.profile import GaussianProfile, PrivacyProfile, _check_direction
 from verify.instances.registry import register_family
@@ -39,11 +40,13 @@ LINEAR = loss_classes("linear")
 # ---------------------------------------------------------------------------------------------------
 
 
-def dpsgd_full_batch(n, eta, sigma, T, Delta, adjacency="add_remove", name=None) -> Instance:
+def dpsgd_full_batch(n, eta, sigma, T, Delta, adjacency="add_remove", offset=0.0, name=None) -> Instance:
     """DP-SGD on full batches, every iterate released: T Gaussian mechanisms (Bu et al. 2020, footnote 4).
 
     The differing record's clipped gradient is a constant of norm ``Delta = Cclip`` (absent from D
-    under add/remove; replaced by 0 under replace), every other record's gradient is 0.  Releasing
+    under add/remove; replaced by 0 under replace), every other record's gradient is 0.  Under replace,
+    ``offset`` moves both: gradient ``offset`` in D and ``offset - Delta`` in D' (L = the larger norm;
+    ``offset = Delta/2`` is +-L with Delta = 2L); the released pair is the same.  Releasing
     ``theta_1..theta_T`` is releasing the ``T`` noisy mean gradients: ``N(0, sigma^2 I_T)`` vs
     ``N((Delta/n) 1_T, sigma^2 I_T)`` (``b = n``, ``z = n sigma / Delta``).  Exact profile: the
     T-dimensional Gaussian pair (:class:`~verify.instances.profile.GaussianProfile`).
@@ -55,14 +58,20 @@ def dpsgd_full_batch(n, eta, sigma, T, Delta, adjacency="add_remove", name=None)
     T = integer("T", T, where, high=10 ** 6)
     Delta = positive("Delta", Delta, where)
     adjacency = choice("adjacency", adjacency, ("replace", "add_remove"), where)
+    offset = float(offset)
+    if not math.isfinite(offset):
+        raise InputError(f"offset must be finite, got {offset!r}", "offset", where)
+    if adjacency == "add_remove" and offset != 0:
+        raise InputError("add_remove adjacency needs offset = 0 (the record is absent from D)", "offset", where)
     z = derive({"b": n, "sigma": sigma, "Cclip": Delta})["z"]  # the whole dataset is the batch
     shift = Delta / n
 
     def compute() -> GaussianProfile:
         return GaussianProfile(np.zeros(T), np.full(T, sigma ** 2), np.full(T, shift), np.full(T, sigma ** 2))
 
+    L = max(abs(offset), abs(offset - Delta)) if adjacency == "replace" else Delta
     constants = {"n": float(n), "b": float(n), "q": 1.0, "T": float(T), "eta": eta, "sigma": sigma, "Delta": Delta,
-                 "L": Delta, "z": z, "Cclip": Delta, "d": 1.0}
+                 "L": L, "z": z, "Cclip": Delta, "d": 1.0}
     setting = Setting(algorithm="dp_sgd", batches="full", loss="linear", constraint="none", adjacency=adjacency,
                       init="fixed", release="all")
     run = RunDescription(kind="gaussian_pair", n=n, b=n, T=T, eta=eta, sigma=sigma, batches="full", z=z,
@@ -352,7 +361,7 @@ register_family("dpsgd_full_batch", dpsgd_full_batch, cost="closed_form", run_ki
                           "exactly mu-GDP (Mahalanobis distance)",
                 setting=Setting(algorithm="dp_sgd", batches="full", loss="linear", constraint="none",
                                 adjacency="any", init="fixed", release="all"),
-                source="Bu et al. 2020, footnote 4")
+                source="Bu et al. 2020, footnote 4", searched={"offset": draw_offset})
 register_family("sampled_gaussian", sampled_gaussian, cost="quadrature", run_kind="gaussian_pair", exactness=_QUAD,
                 setting=_PAIR, source="Mironov, Talwar, Zhang 2019")
 register_family("at22_sampled_gaussian", at22_sampled_gaussian, cost="quadrature", run_kind="gaussian_pair",

@@ -27,6 +27,7 @@ from typing import Callable, Literal
 import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
+from verify import validate
 from verify.errors import InputError
 from verify.instances.grid import normal_mass
 from verify.privacy.gaussian import gdp_delta, gdp_eps, tradeoff_gaussian
@@ -339,40 +340,69 @@ class DiscreteProfile(PrivacyProfile):
     """P and Q: probability vectors on one finite support, every notion computed exactly for them.
 
     The log-likelihood ratio is formed from ``log p - log q`` (log space), so masses down to the
-    smallest double are used at full relative precision.  ``error`` is supplied by the builder (the
-    1-D grid engine attaches its refinement estimate); ``coarse``, when given, is the same pair on a
-    grid twice as coarse, used by :meth:`error_of`.
+    smallest double are used at full relative precision.  A builder that computes the masses in log
+    space passes them as :meth:`from_log`: masses far below the smallest double (the tails of a pair
+    at a large per-step mu, e^-2000 and less) then still give the true, finite likelihood ratios, and
+    Rényi divergences and eps(delta) stay finite where the linear masses would underflow to a
+    spurious singular part.  ``error`` is supplied by the builder (the 1-D grid engine attaches its
+    refinement estimate); ``coarse``, when given, is the same pair on a grid twice as coarse, used by
+    :meth:`error_of`.
     """
 
     def __init__(self, p, q, support=None, error: float = 0.0, coarse: "DiscreteProfile | None" = None,
-                 unresolved=None):
+                 unresolved=None, *, log: bool = False):
         p = np.asarray(p, dtype=float).ravel()
         q = np.asarray(q, dtype=float).ravel()
         if p.shape != q.shape:
             raise InputError(f"p and q must have the same length, got {p.size} and {q.size}", "q")
-        for name, v in (("p", p), ("q", q)):
-            if not np.all(np.isfinite(v)) or np.any(v < 0):
-                raise InputError(f"{name} must be finite and non-negative", name)
-            total = v.sum()
-            if not abs(total - 1) < 1e-6:
-                raise InputError(f"{name} must sum to 1, sums to {total!r}", name)
-        keep = (p > 0) | (q > 0)
+        if log:  # p and q are log masses: -inf is a zero mass
+            for name, v in (("log_p", p), ("log_q", q)):
+                if np.isnan(v).any() or np.any(v == np.inf):
+                    raise InputError(f"{name} must be log masses (finite or -inf)", name)
+                total = logsumexp(v)
+                if not abs(total) < 1e-6:
+                    raise InputError(f"{name} must be the logs of masses summing to 1, sums to {np.exp(total)!r}",
+                                     name)
+            log_p, log_q = p, q
+        else:
+            for name, v in (("p", p), ("q", q)):
+                if not np.all(np.isfinite(v)) or np.any(v < 0):
+                    raise InputError(f"{name} must be finite and non-negative", name)
+                total = v.sum()
+                if not abs(total - 1) < 1e-6:
+                    raise InputError(f"{name} must sum to 1, sums to {total!r}", name)
+            with np.errstate(divide="ignore"):
+                log_p, log_q = np.log(p), np.log(q)
+        keep = (log_p > -np.inf) | (log_q > -np.inf)
         self.unresolved = None if unresolved is None else np.asarray(unresolved, dtype=bool).ravel()[keep]
-        self.p, self.q = p[keep] / p.sum(), q[keep] / q.sum()
+        if log:
+            self.log_p = log_p[keep] - logsumexp(log_p[keep])
+            self.log_q = log_q[keep] - logsumexp(log_q[keep])
+            self.p, self.q = np.exp(self.log_p), np.exp(self.log_q)
+        else:
+            self.p, self.q = p[keep] / p.sum(), q[keep] / q.sum()
+            with np.errstate(divide="ignore"):
+                self.log_p, self.log_q = np.log(self.p), np.log(self.q)
         self.support = None if support is None else np.asarray(support, dtype=float).ravel()[keep]
-        with np.errstate(divide="ignore"):
-            self.log_p, self.log_q = np.log(self.p), np.log(self.q)
+        self.from_logs = bool(log)
         self.error = float(error)
         self.coarse = coarse
         self.mu = None
+
+    @classmethod
+    def from_log(cls, log_p, log_q, support=None, error: float = 0.0, coarse: "DiscreteProfile | None" = None,
+                 unresolved=None) -> "DiscreteProfile":
+        """The pair given by its log masses (``-inf`` for a zero mass), which may lie far below the
+        smallest double: see the class docstring."""
+        return cls(log_p, log_q, support=support, error=error, coarse=coarse, unresolved=unresolved, log=True)
 
     def _pair(self, forward: bool):
         return (self.p, self.q, self.log_p, self.log_q) if forward else (self.q, self.p, self.log_q, self.log_p)
 
     def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
         p, q, lp, lq = self._pair(forward)
-        on = p > 0
-        if np.any(q[on] == 0):
+        on = lp > -np.inf
+        if np.any(lq[on] == -np.inf):
             return np.full(alpha.shape, np.inf)
         lp, lq = lp[on], lq[on]
         flat = alpha.ravel()
@@ -408,6 +438,14 @@ class DiscreteProfile(PrivacyProfile):
             out[i] = float(np.sum(p[:k] * w))
         return out.reshape(eps.shape)
 
+    def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
+        # delta(eps) = 0 beyond the largest finite log-likelihood ratio: the bracket reaches it (a pair at
+        # a large mu has eps(delta) ~ mu^2/2, beyond invert_delta's default end 1e4)
+        llr = self._sorted[0] if forward else -self._sorted[0][::-1]
+        finite = llr[np.isfinite(llr)]
+        top = float(finite.max()) if finite.size else 0.0
+        return invert_delta(lambda e: self._delta(e, forward), delta, eps_max=max(1e4, 2.0 * top))
+
     def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
         # Neyman–Pearson: reject P in favour of Q where q/p is largest (Dong, Roth, Su 2022, Def. 2.1)
         llr, p, q = self._sorted
@@ -439,7 +477,11 @@ class DiscreteProfile(PrivacyProfile):
         others = [self.coarse] if self.coarse is not None else []
         if self.unresolved is not None and np.any(self.unresolved) and not np.all(self.unresolved):
             keep = ~self.unresolved
-            others.append(DiscreteProfile(self.p[keep] / self.p[keep].sum(), self.q[keep] / self.q[keep].sum()))
+            if self.from_logs:  # the masses may lie below the float range: drop the cells in log space
+                lp, lq = self.log_p[keep], self.log_q[keep]
+                others.append(DiscreteProfile.from_log(lp - logsumexp(lp), lq - logsumexp(lq)))
+            else:
+                others.append(DiscreteProfile(self.p[keep] / self.p[keep].sum(), self.q[keep] / self.q[keep].sum()))
         for other in others:
             rough = np.asarray(getattr(other, name)(*args, **kwargs), dtype=float)
             with np.errstate(invalid="ignore"):
@@ -470,6 +512,18 @@ class DiscreteProfile(PrivacyProfile):
 # ---------------------------------------------------------------------------------------------------
 
 
+def _check_composition(p, mu, T, sampling: str, adjacency: str) -> None:
+    """The checks :meth:`verify.privacy.pld.Composition.subsampled_gaussian` makes, for a composition
+    answered without it."""
+    validate.probability("p", p)
+    validate.nonnegative("mu", mu)
+    validate.integer("T", T, low=0)
+    validate.choice("sampling", sampling, ("poisson", "uniform"))
+    validate.choice("adjacency", adjacency, ("add_remove", "replace", "symmetric"))
+    if adjacency == "add_remove" and sampling != "poisson":
+        raise InputError("adjacency='add_remove' needs sampling='poisson' (fixed-size batches change size)", "adjacency")
+
+
 class CompositionProfile(PrivacyProfile):
     """T-fold composition of a (subsampled) Gaussian step, through :mod:`verify.privacy.pld`.
 
@@ -477,13 +531,19 @@ class CompositionProfile(PrivacyProfile):
     (``dp_accounting`` privacy-loss distributions); every ``direction`` reports what that glue
     computes (its own worst case over the two directions).  ``renyi`` is exact by additivity of the
     Rényi divergence over independent steps: ``renyi_fn(alpha, forward)`` supplies it when given
-    (Poisson sampling: :func:`verify.privacy.rdp.sampled_gaussian_rdp`).
+    (Poisson sampling: :func:`verify.privacy.rdp.sampled_gaussian_rdp`).  Without subsampling
+    (``p = 1``) the composition is exactly ``G_{sqrt(T) mu}`` and every reading is the Gaussian closed
+    form (no grid: finite and exact at any mu).
     """
 
     def __init__(self, p: float, mu: float, T: int, sampling: str = "poisson",
                  adjacency: str = "add_remove",
                  renyi_fn: Callable[[np.ndarray, bool], np.ndarray] | None = None, error: float = 0.0):
-        self.composition = Composition.subsampled_gaussian(p, mu, T, sampling=sampling, adjacency=adjacency)
+        if float(p) == 1.0:  # no subsampling: T steps of G_mu are exactly G_{sqrt(T) mu} (DRS22 Cor. 2)
+            self.composition = None  # closed forms, finite at any mu (a PLD grid is refused beyond mu ~ 30)
+            _check_composition(p, mu, T, sampling, adjacency)
+        else:
+            self.composition = Composition.subsampled_gaussian(p, mu, T, sampling=sampling, adjacency=adjacency)
         self.p, self.step_mu, self.T = float(p), float(mu), int(T)
         self.sampling, self.adjacency = sampling, adjacency
         self.renyi_fn = renyi_fn
@@ -492,20 +552,30 @@ class CompositionProfile(PrivacyProfile):
 
     def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
         if self.renyi_fn is None:
+            if self.mu is not None:  # alpha mu^2 / 2 (Mironov 2017, Prop. 7)
+                return 0.5 * alpha * self.mu ** 2
             raise NotImplementedError("renyi of this composition is not available")
         return np.asarray(self.renyi_fn(alpha, forward), dtype=float)
 
     def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
+        if self.composition is None:
+            return np.asarray(gdp_delta(self.mu, eps), dtype=float)
         return np.asarray(self.composition.delta(eps), dtype=float)
 
     def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
         out = np.zeros(delta.shape)
         inner = delta < 1
         if np.any(inner):
-            out[inner] = np.maximum(np.asarray(self.composition.eps(delta[inner]), dtype=float), 0.0)
+            if self.composition is None:
+                out[inner] = np.asarray(gdp_eps(self.mu, delta[inner]), dtype=float) if self.mu > 0 else 0.0
+            else:
+                out[inner] = np.asarray(self.composition.eps(delta[inner]), dtype=float)
+            out[inner] = np.maximum(out[inner], 0.0)
         return out
 
     def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
+        if self.composition is None:
+            return np.asarray(tradeoff_gaussian(a, self.mu), dtype=float)
         # explicit eps grid up to eps(1e-12): the PLD's own default reaches for delta < 1e-15, which a
         # pessimistic PLD with infinity mass ~1e-15 never attains (its grid then becomes too coarse)
         e_max = max(float(self.composition.eps(1e-12)), 1e-3)

@@ -3,12 +3,16 @@
 In the spirit of Opacus' ``register_accountant``: a family is registered with :func:`register_family`
 and found through :data:`FAMILIES` (a read-only view) or :func:`family`.  The record says what the
 family is (its general :class:`~verify.setting.Setting`), what its exact reference costs (:data:`COSTS`),
-why that reference is exact and where the construction comes from, and which kind of run
-description its instances carry (how they are simulated).  Nothing else keeps a list of families.
+why that reference is exact and where the construction comes from, which kind of run
+description its instances carry (how they are simulated), and which of its keywords the soundness
+search draws (:attr:`Family.searched`: the worst case of an assumption class is often not at the
+keyword's default, e.g. records with gradients +L and -L under replace adjacency).  Nothing else
+keeps a list of families.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -24,6 +28,11 @@ from verify.validate import choice
 #: ``composition`` (a privacy-loss-distribution composition), ``quadrature`` (numerical integration)
 COSTS = ("closed_form", "grid", "composition", "quadrature")
 
+#: how a searched keyword is drawn: ``draw(u, context)`` maps a unit draw ``u`` in [0, 1] and the
+#: context of the build (the builder's defaults, the canonical point, then the keywords already chosen)
+#: to the keyword's value, or None to leave the keyword at its default (e.g. not meaningful there)
+Draw = Callable[[float, Mapping[str, object]], object]
+
 
 @dataclass(frozen=True)
 class Family:
@@ -34,7 +43,9 @@ class Family:
     * ``exactness``: why its reference is exact (and what error estimate it carries);
     * ``source``: the paper construction it reproduces ("" for the general families);
     * ``run_kind``: the ``kind`` of its instances' :class:`~verify.instances.instance.RunDescription`,
-      which says how they are simulated.
+      which says how they are simulated;
+    * ``searched``: the family keywords the soundness search draws, by name, each a :data:`Draw`
+      (applied in this order, so a later draw sees an earlier one's value in its context).
     """
 
     name: str
@@ -44,26 +55,57 @@ class Family:
     exactness: str
     run_kind: str
     source: str = ""
+    searched: Mapping[str, Draw] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        choice("cost", self.cost, COSTS, f"family {self.name}")
-        choice("run_kind", self.run_kind, RUN_KINDS, f"family {self.name}")
+        where = f"family {self.name}"
+        choice("cost", self.cost, COSTS, where)
+        choice("run_kind", self.run_kind, RUN_KINDS, where)
+        if not isinstance(self.searched, Mapping):
+            raise InputError("searched must map keyword names to draws", "searched", where)
+        for name, draw in self.searched.items():
+            if name not in self.parameters:
+                raise InputError(f"searched keyword {name!r} is not a keyword of the builder (accepts "
+                                 f"{', '.join(self.parameters)})", "searched", where)
+            if not callable(draw):
+                raise InputError(f"the draw of searched keyword {name!r} is not callable", "searched", where)
+        object.__setattr__(self, "searched", MappingProxyType(dict(self.searched)))
+
+    def __getstate__(self) -> dict:
+        """Picklable: the fields only (read-only views and the cached signature are rebuilt)."""
+        state = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        state["searched"] = dict(self.searched)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, MappingProxyType(value) if name == "searched" else value)
+
+    @functools.cached_property
+    def _signature(self) -> Mapping[str, inspect.Parameter]:
+        """The builder's parameters, read once (``build`` runs for every drawn instance)."""
+        return inspect.signature(self.builder).parameters
 
     @property
     def description(self) -> str:
         """The first line of the builder's docstring."""
         return (self.builder.__doc__ or "").strip().split("\n")[0]
 
-    @property
+    @functools.cached_property
     def parameters(self) -> tuple[str, ...]:
         """The keywords :meth:`build` accepts (canonical names first, then family keywords)."""
-        return tuple(p for p in inspect.signature(self.builder).parameters if not p.startswith("_"))
+        return tuple(p for p in self._signature if not p.startswith("_"))
 
-    @property
+    @functools.cached_property
     def required(self) -> tuple[str, ...]:
         """The keywords :meth:`build` cannot do without."""
-        sig = inspect.signature(self.builder).parameters
-        return tuple(p for p, v in sig.items() if v.default is inspect.Parameter.empty)
+        return tuple(p for p, v in self._signature.items() if v.default is inspect.Parameter.empty)
+
+    @property
+    def defaults(self) -> dict[str, object]:
+        """The keywords that have a default, with it."""
+        return {p: v.default for p, v in self._signature.items()
+                if v.default is not inspect.Parameter.empty and not p.startswith("_")}
 
     def build(self, **params) -> Instance:
         """Build one instance; :class:`~verify.errors.InputError` naming the problem for invalid (or
@@ -85,7 +127,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType(_REGISTRY)
 
 
 def register_family(name: str, builder: Callable[..., Instance], *, setting: Setting, cost: str, exactness: str,
-                    run_kind: str, source: str = "", replace: bool = False) -> Family:
+                    run_kind: str, source: str = "", searched: Mapping[str, Draw] | None = None,
+                    replace: bool = False) -> Family:
     """Register the family ``name`` built by ``builder`` (see :class:`Family` for the fields).
 
     A name is registered once; ``replace=True`` swaps the record of an existing name.
@@ -94,7 +137,7 @@ def register_family(name: str, builder: Callable[..., Instance], *, setting: Set
         raise InputError(f"family {name!r} is already registered (pass replace=True to swap it)", "name",
                          "register_family")
     record = Family(name=name, builder=builder, setting=setting, cost=cost, exactness=exactness,
-                    run_kind=run_kind, source=source)
+                    run_kind=run_kind, source=source, searched=dict(searched or {}))
     _REGISTRY[name] = record
     return record
 
@@ -107,4 +150,4 @@ def family(name: str) -> Family:
         raise InputError(f"unknown family {name!r} (known: {', '.join(sorted(_REGISTRY))})", "family") from None
 
 
-__all__ = ["COSTS", "FAMILIES", "Family", "family", "register_family"]
+__all__ = ["COSTS", "Draw", "FAMILIES", "Family", "family", "register_family"]

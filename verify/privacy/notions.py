@@ -14,13 +14,14 @@ upward.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from verify.errors import InputError
-from verify.privacy.gaussian import gdp_delta, gdp_eps, gdp_to_rdp
+from verify.privacy.gaussian import gdp_delta, gdp_eps, gdp_log_delta, gdp_to_rdp
 from verify.privacy.rdp import rdp_to_dp_improved
 
 #: ``evaluate(at)`` returns a theorem's value at its notion parameter ``at`` (None for gdp)
@@ -192,7 +193,10 @@ def effective_mu(profile) -> float:
 
     For a non-Gaussian pair, mu-GDP holds iff delta(eps) <= delta_mu(eps) for every eps (duality);
     the grid maximum of the per-eps mu is the pair's mu up to the grid (a lower estimate, so a bound
-    that falls below it is violated for sure).
+    that falls below it is violated for sure).  Where delta(eps) is 1 to double precision on the grid
+    (mu >~ 14: it no longer tells mu apart there, and a rounded sum above 1 read as the bracket's end,
+    60), the per-delta mu of eps(delta) at small delta is read too, in log space and with no upper end
+    (:func:`_mu_from_eps`): the same duality, resolved at any mu.
     """
     if getattr(profile, "mu", None) is not None:
         return float(profile.mu)
@@ -204,7 +208,49 @@ def effective_mu(profile) -> float:
         below = np.asarray(gdp_delta(np.maximum(mid, 1e-12), MU_EPS_GRID)) < deltas
         lo = np.where(below, mid, lo)
         hi = np.where(below, hi, mid)
-    return float(np.max(np.where(deltas > 1e-14, lo, 0.0)))
+    resolved = deltas < 1.0 - SATURATED  # (a rounded sum may even exceed 1: gdp_delta never does)
+    mu = float(np.max(np.where((deltas > 1e-14) & resolved, lo, 0.0)))
+    if np.all(resolved):
+        return mu
+    # delta(eps) is 1 to double precision somewhere on the grid (mu >~ 14): it no longer tells mu
+    # apart there, while eps(delta) at small delta still does (read in log space, no upper end)
+    return max(mu, _mu_from_eps(profile))
+
+
+#: delta(eps) within this of 1 on :data:`MU_EPS_GRID` does not resolve mu: :func:`effective_mu` reads
+#: eps(delta) on :data:`MU_DELTA_GRID` as well
+SATURATED = 1e-9
+
+#: delta grid on which a non-Gaussian profile's eps(delta) is read for a large effective mu
+MU_DELTA_GRID = np.geomspace(1e-2, 1e-12, 11)
+
+
+def _mu_from_eps(profile) -> float:
+    """The largest per-delta mu: the smallest mu with ``delta_mu(eps_P(delta)) >= delta`` (mu-GDP needs it
+    at every delta, DRS22 Cor. 1), by bisection on ``log delta_mu`` (:func:`gdp_log_delta`, exact far
+    below the float range); infinite when some eps(delta) is (a part of mass >= delta that only one law
+    charges: no finite mu), 0 when none is positive."""
+    eps = np.asarray(profile.eps(MU_DELTA_GRID), dtype=float)
+    if np.any(np.isposinf(eps)):
+        return math.inf
+    ok = np.isfinite(eps) & (eps > 0)
+    if not np.any(ok):
+        return 0.0
+    eps, target = eps[ok], np.log(MU_DELTA_GRID[ok])
+    lo, hi = np.zeros_like(eps), np.full_like(eps, 60.0)
+    for _ in range(1100):  # doubling: delta_mu(eps) -> 1 as mu -> inf (mu = 2^1100 is beyond any double)
+        short = np.asarray(gdp_log_delta(hi, eps)) < target
+        if not np.any(short):
+            break
+        lo, hi = np.where(short, hi, lo), np.where(short, 2.0 * hi, hi)
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        below = np.asarray(gdp_log_delta(np.maximum(mid, 1e-12), eps)) < target
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+        if np.all(hi - lo <= 1e-15 * hi):
+            break
+    return float(np.max(lo))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -240,8 +286,20 @@ EPS_DELTA = register_notion(Notion(
     exact=lambda profile, at: float(profile.eps(at)), to_eps=_eps_of_eps_delta,
     audit_lower=lambda result, at: np.asarray(result.eps_lower_at(at)),
     nonnegative=False))
+
+
+def _excess_risk(profile, at) -> float:
+    """The exact expected excess risk an instance's profile carries (``excess_risk``: the utility
+    references of ``verify.instances.utility``); InputError for a profile without one (no evidence)."""
+    value = getattr(profile, "excess_risk", None)
+    if value is None:
+        raise InputError("the instance has no exact expected excess risk", "profile")
+    return float(value)
+
+
 UTILITY = register_notion(Notion(
-    name="utility", label="expected excess risk", quantity="excess_risk", parameter=None, privacy=False))
+    name="utility", label="expected excess risk", quantity="excess_risk", parameter=None, privacy=False,
+    exact=_excess_risk))
 
 
 __all__ = ["EPS_DELTA", "FDP", "GDP", "Notion", "RDP", "RDP_ORDERS", "UTILITY", "effective_mu", "invert_delta",
