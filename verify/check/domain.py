@@ -287,7 +287,7 @@ CORNERS: tuple[dict[str, float], ...] = (
     {"etaM": 0.5, "mM": 0.1 + 0.9 * 0.5}, {"etaM": 0.0}, {"mM": 0.1}, {"mM": 0.0, "etaM": 1.0},
     {"mu": _MU_LARGE}, {"mu": _MU_10}, {"mu": 0.0, "T": 1.0, "E": 1.0},
     {"T": 1.0, "E": 1.0}, {"DES": 0.0}, {"DES": 1.0}, {"mu": _MU_10, "DES": 0.2},
-    {"b": 0.0}, {"b": 0.0, "mu": _MU_10, **_T1},
+    {"b": 0.0}, {"b": 0.0, "mu": _MU_10, **_T1}, {"mM": 1.0}, {"mM": 1.0, "b": 1.0, "mu": 0.0},
 )
 #: the notion parameters' unit draws cycled over the corners: mid, near the lower end, the upper end
 NOTION_CORNERS = (0.5, 0.0, 1.0, 0.25, 0.75)

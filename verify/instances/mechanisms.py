@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import integrate
-from scipy.special import log_ndtr, ndtr, ndtri
+from scipy import integrate, optimize
+from scipy.special import log_ndtr, ndtr, ndtri, ndtri_exp
 
 from verify.errors import InputError
 from verify.instances.families import draw_offset
@@ -246,7 +246,8 @@ def _log_abs_expm1(y: np.ndarray) -> np.ndarray:
     """log|e^y - 1| for y != 0, without overflow."""
     y = np.asarray(y, dtype=float)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        return np.where(y > 0, y + np.log1p(-np.exp(-np.abs(y))), np.log(-np.expm1(np.minimum(y, 0.0))))
+        small = np.log(np.abs(np.expm1(np.minimum(y, 1.0))))  # accurate for |y| small (no cancellation)
+        return np.where(y > 1.0, y + np.log1p(-np.exp(-np.abs(y))), small)
 
 
 class TruncatedExponentialProfile(PrivacyProfile):
@@ -279,8 +280,48 @@ class TruncatedExponentialProfile(PrivacyProfile):
         with np.errstate(divide="ignore"):
             return -rate * t + _log_abs_expm1(-rate * (self.D - t)) - _log_abs_expm1(np.asarray(-rate * self.D))
 
+    def log_cdf(self, rate: float, t) -> np.ndarray:
+        """log P(x < t) under the law ∝ exp(-rate x) on [0, D] (relative precision kept for tiny t)."""
+        t = np.clip(np.asarray(t, dtype=float), 0.0, self.D)
+        with np.errstate(divide="ignore"):
+            if rate == 0:
+                return np.log(t) - math.log(self.D)
+            return _log_abs_expm1(-rate * t) - _log_abs_expm1(np.asarray(-rate * self.D))
+
     def _cdf(self, rate: float, t) -> np.ndarray:
         return -np.expm1(self.log_survival(rate, t))
+
+    def exact_mu(self) -> float:
+        """The pair's GDP parameter: the smallest mu with ``T(P,Q), T(Q,P) >= G_mu``.
+
+        The likelihood ratio is monotone in x, so the optimal tests are thresholds ``x < t``; at each,
+        ``G_mu(alpha) <= beta`` iff ``mu >= Phi^{-1}(1 - alpha) - Phi^{-1}(beta)``, and mu is the supremum of
+        that over t, read in log space (``alpha``, ``beta`` down to e^-1e5: the supremum of a wide
+        interval lies at alpha ~ e^{-Delta D/4}, far below any grid of eps or delta).  A dense grid of t
+        near both ends and the middle, then a bounded local maximisation from the best grid point.
+        """
+
+        def quantile(log_p, log_complement):  # Phi^{-1}(p) from whichever of p, 1 - p is the smaller tail
+            return np.where(log_p <= log_complement, ndtri_exp(log_p), -ndtri_exp(log_complement))
+
+        def per_threshold(t):  # alpha = P(x < t), beta = Q(x >= t) (the reverse test swaps them: same value)
+            t = np.asarray(t, dtype=float)
+            with np.errstate(invalid="ignore"):
+                survive_p, below_p = self.log_survival(self.a, t), self.log_cdf(self.a, t)
+                survive_q, below_q = self.log_survival(self.a_prime, t), self.log_cdf(self.a_prime, t)
+                value = quantile(survive_p, below_p) - quantile(survive_q, below_q)  # Phi^-1(1-alpha) - Phi^-1(beta)
+                return np.nan_to_num(value, nan=0.0, posinf=0.0, neginf=0.0)
+
+        ends = np.geomspace(1e-12, 0.5, 600) * self.D
+        grid = np.unique(np.concatenate([ends, self.D - ends, np.linspace(0.0, self.D, 401)[1:-1]]))
+        values = per_threshold(grid)
+        best = int(np.argmax(values))
+        lo, hi = grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)]
+        if hi > lo:
+            found = optimize.minimize_scalar(lambda t: -float(per_threshold(t)), bounds=(lo, hi), method="bounded",
+                                             options={"xatol": 1e-12 * self.D})
+            return max(float(values[best]), -float(found.fun))
+        return float(values[best])
 
     def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
         a, b = (self.a, self.a_prime) if forward else (self.a_prime, self.a)

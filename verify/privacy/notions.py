@@ -200,6 +200,8 @@ def effective_mu(profile) -> float:
     """
     if getattr(profile, "mu", None) is not None:
         return float(profile.mu)
+    if hasattr(profile, "exact_mu"):  # a pair that knows its own mu (e.g. monotone likelihood ratio)
+        return float(profile.exact_mu())
     deltas = np.asarray(profile.delta(MU_EPS_GRID), dtype=float)
     lo = np.zeros_like(deltas)
     hi = np.full_like(deltas, 60.0)
