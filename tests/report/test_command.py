@@ -248,3 +248,17 @@ def test_a_failing_piece_becomes_a_gap_not_a_crash(monkeypatch):
     assert section["id"] == CHEAP and svgs == {}
     assert any("figure backend exploded" in g for g in section["gaps"])
     assert verdict.id == CHEAP
+
+
+def test_report_states_the_mutation_score_of_its_verified_theorems(tmp_path):
+    """The search's self-test is in the report as in `verify run`: the known-unsound mutants of the verified
+    Gaussian-mechanism bound (a closed form) are counted, and the score line is on the front of both pages."""
+    out = _report(tmp_path / "out", CHEAP)
+    report = json.loads((out / "report.json").read_text())
+    score = report["mutation"]["score"]
+    assert score["known_unsound"] >= 1 and score["killed"] == score["known_unsound"]
+    assert [t["id"] for t in report["mutation"]["theorems"]] == [CHEAP]
+    line = report["meta"]["mutation"]
+    assert line.startswith(f"mutation score: {score['killed']}/{score['known_unsound']}")
+    assert line in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
+    assert line in (out / "report.html").read_text(encoding="utf-8")

@@ -336,6 +336,10 @@ class GaussianProfile(PrivacyProfile):
 # ---------------------------------------------------------------------------------------------------
 
 
+#: below this, a mass in linear scale may be the residue of an underflowed tail, not a singular part
+UNDERFLOW_MASS = 1e-250
+
+
 class DiscreteProfile(PrivacyProfile):
     """P and Q: probability vectors on one finite support, every notion computed exactly for them.
 
@@ -402,7 +406,14 @@ class DiscreteProfile(PrivacyProfile):
     def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
         p, q, lp, lq = self._pair(forward)
         on = lp > -np.inf
-        if np.any(lq[on] == -np.inf):
+        singular = on & (lq == -np.inf)
+        if np.any(singular):
+            if not self.from_logs and float(np.max(p[singular])) < UNDERFLOW_MASS:
+                # Q's mass underflowed to 0 where P's is itself at the bottom of the double range: the linear
+                # masses cannot tell a singular part from a tail (Rényi would read a spurious +inf)
+                raise InputError(f"the Rényi divergence is not resolved: the second law's mass underflows to 0 on "
+                                 f"{int(singular.sum())} cells where the first has mass <= "
+                                 f"{float(np.max(p[singular])):.3g} (linear masses; log masses are needed)", "alpha")
             return np.full(alpha.shape, np.inf)
         lp, lq = lp[on], lq[on]
         flat = alpha.ravel()

@@ -20,6 +20,7 @@ from typing import Callable
 
 import theorems
 from verify.check.engine import check_theorem, profile, summary
+from verify.check.mutation import self_test
 from verify.check.parallel import map_jobs
 from verify.check.verdict import Obligation, decide
 from verify.errors import InputError
@@ -222,8 +223,10 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
         formulas.update({k: v for k, v in forms.items() if v})
     figures.update(rsvg, rcap)
     verdict_by_id = {s["id"]: s["verdict"] for s in sections}
+    mutation = self_test(verdicts, profile_name, seed, jobs)  # the search's own test, as `verify run` prints it
     report = {
-        "meta": _meta(verdicts, profile_name, seed, only),
+        "meta": {**_meta(verdicts, profile_name, seed, only), "mutation": mutation.line()},
+        "mutation": mutation.to_json(),
         "summary": build.summary_rows(sections),
         "theorems": sections,
         "errata": build.errata_section(list(records), verdict_by_id, repro_data["tables"]),

@@ -73,6 +73,21 @@ def markdown(report: Mapping) -> str:
     return "\n".join(out)
 
 
+def _mutation_lines(report: Mapping) -> list[str]:
+    """The mutation self-test's score (wrong versions of the verified theorems, made by rule: those an exact
+    instance shows unsound must come back violated) and one line per survivor."""
+    mutation = report.get("mutation")
+    if not mutation:
+        return []
+    lines = [report["meta"].get("mutation", "")]
+    for s in mutation.get("survivors", []):
+        where = s.get("instance") or {}
+        lines.append(f"mutant survived: {s['theorem']}~{s['rule']}"
+                     + (f" (unsound on {where.get('instance')}: exact {where.get('exact'):.6g} vs mutant "
+                        f"{where.get('mutant_bound'):.6g})" if where else ""))
+    return lines
+
+
 def _md_header(report: Mapping, w: Callable[[str], None]) -> None:
     """Title and what the run was."""
     meta = report["meta"]
@@ -81,6 +96,9 @@ def _md_header(report: Mapping, w: Callable[[str], None]) -> None:
     w(f"Profile `{meta['profile']}`, seed {meta['seed']}" + (f", only `{meta['only']}`" if meta.get("only") else "")
       + f": {len(report['theorems'])} theorems. Verdicts: "
       + ", ".join(f"{k} {n}" for k, n in sorted(meta["counts"].items())) + ".")
+    w("")
+    for line in _mutation_lines(report):
+        w(_md_escape(line) + "  ")
     w("")
     w("Also as [HTML](report.html) (self-contained) and [JSON](report.json).")
     w("")
@@ -326,6 +344,9 @@ def _html_header(report: Mapping, w: Callable[[str], None]) -> None:
       + (f", only <code>{_e(meta['only'])}</code>" if meta.get("only") else "")
       + f": {len(report['theorems'])} theorems. Verdicts: "
       + ", ".join(f'<span class="{_e(k)}">{_e(k)} {n}</span>' for k, n in sorted(meta["counts"].items())) + ".</p>")
+    lines = _mutation_lines(report)
+    if lines:
+        w("<p>" + "<br>".join(_e(line) for line in lines) + "</p>")
     w('<nav><a href="#summary">Summary</a> · <a href="#theorems">Theorems</a> · <a href="#errata">Errata</a> · '
       '<a href="#reproduction">Reproduction</a> · <a href="#gaps">Gaps</a></nav>')
 
