@@ -105,12 +105,19 @@ def audit(theorem: Theorem, prof: Profile, seed: int) -> Obligation | None:
     return audit_obligation(theorem, runs=prof.audit_runs, seed=seed)
 
 
+def for_theorem(prof: Profile, theorem: Theorem) -> Profile:
+    """``prof`` as spent on ``theorem``: numeric operators (PLD compositions, numerical integrals) are
+    costly, so a sixth of the random draws (at least 3) and a tenth of the claim points (at least 4)."""
+    if not theorem.operators:
+        return prof
+    return replace(prof, examples=max(3, prof.examples // 6), claim_points=max(4, prof.claim_points // 10))
+
+
 def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
                   database=None) -> Verdict:
     """Every obligation of DESIGN.md §5 on one theorem, and the verdict."""
     obligations: list[Obligation] = []
-    if theorem.operators:  # numeric operators (PLD compositions, numerical integrals) are costly
-        prof = replace(prof, examples=max(3, prof.examples // 6), claim_points=max(4, prof.claim_points // 10))
+    prof = for_theorem(prof, theorem)
     points = 24 if not theorem.operators else 3
 
     def add(result: Obligation | None) -> None:
@@ -187,5 +194,5 @@ def compare_baseline(verdicts: list[Verdict], baseline: dict, ratio_tolerance: f
 
 
 __all__ = ["PROFILES", "Profile", "check_theorem", "check_all", "summary", "compare_baseline",
-           "profile",
+           "for_theorem", "profile",
            "approximation_error"]

@@ -30,8 +30,9 @@ from typing import Callable, Iterable, Mapping, Sequence
 import sympy as sp
 
 import theorems
+from verify.check import certify
 from verify.check import references as refs
-from verify.check.engine import Profile, profile
+from verify.check.engine import Profile, for_theorem, profile
 from verify.check.evidence import Tightness, Witness, jsonable
 from verify.check.parallel import map_jobs
 from verify.check.soundness import soundness
@@ -339,12 +340,10 @@ def beyond(theorem: Theorem, known: KnownInstance) -> float | None:
         return None
     if not math.isfinite(value):
         return None
-    slack = max(KNOWN_MARGIN, known.tolerance) * max(abs(value), abs(known.exact)) + notion.resolution
-    if theorem.kind in ("upper", "exact") and known.exact > value + slack:
-        return value
-    if theorem.kind in ("lower", "exact") and known.exact < value - slack:
-        return value
-    return None
+    # the engine's one rule for a violation (certify), with KNOWN_MARGIN as the least relative tolerance
+    comparison = refs.Comparison(exact=known.exact, bound=value, at=known.at,
+                                 tolerance=max(KNOWN_MARGIN, known.tolerance))
+    return value if certify.violation_margin(theorem, params, comparison) is not None else None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -440,6 +439,16 @@ class MutationScore:
         more = f"; {self.unsearched} known-unsound not searched" if self.unsearched else ""
         return f"{line}; {self.scope}{more}"
 
+    def survivor_lines(self) -> list[str]:
+        """One line per survivor (a known-unsound mutant the search did not violate: a defect of the search,
+        not of the theorem): ``ID~rule (unsound on INSTANCE: exact X vs mutant Y, a kept instance)``."""
+        lines = []
+        for theorem_id, o in self.survivors():
+            where = "" if o.instance is None else (f" (unsound on {o.instance.instance}: exact {o.instance.exact:.6g} "
+                                                   f"vs mutant {o.mutant_bound:.6g}, a {o.instance.origin} instance)")
+            lines.append(f"{theorem_id}~{o.rule}{where}")
+        return lines
+
     def to_json(self) -> dict:
         return {"score": {"killed": self.killed, "known_unsound": self.known_unsound,
                           "not_shown_unsound": self.not_shown, "not_searched": self.unsearched,
@@ -450,15 +459,9 @@ class MutationScore:
                 "theorems": [t.to_json() for t in self.theorems]}
 
 
-def search_examples(theorem: Theorem, prof: Profile) -> int:
-    """The random draws the engine gives ``theorem``'s soundness search (as engine.check_theorem: numeric
-    operators are costly, so a sixth, at least 3)."""
-    return max(3, prof.examples // 6) if theorem.operators else prof.examples
-
-
 def _search(mutant: Theorem, theorem: Theorem, prof: Profile, seed: int) -> tuple[Obligation, Obligation]:
     """The engine's soundness search on ``mutant`` from scratch, with the budget the engine gives ``theorem``."""
-    own = replace(prof, examples=search_examples(theorem, prof))
+    own = for_theorem(prof, theorem)
     return soundness(mutant, own.examples, seed, budget=own.budget())
 
 
@@ -539,5 +542,5 @@ def self_test(verdicts: Sequence[Verdict], profile_name: str, seed: int = 0, wor
 
 
 __all__ = ["KNOWN_MARGIN", "KnownInstance", "MutantOutcome", "MutationScore", "TheoremMutation", "beyond",
-           "known_instances", "mutable", "mutant_id", "mutants", "mutate", "rule_of", "scope", "search_examples",
+           "known_instances", "mutable", "mutant_id", "mutants", "mutate", "rule_of", "scope",
            "self_test", "SEARCHES", "worst_witness"]

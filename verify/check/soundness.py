@@ -178,12 +178,9 @@ def _replay_line(theorem: Theorem, witness: Witness | None) -> str | None:
     return None if witness is None else certify.replay_line(theorem.id, witness)
 
 
-def _witness(instance, theorem: Theorem, c: refs.Comparison, params: Mapping[str, float] | None = None) -> Witness:
-    """The witness of one comparison (with its build keywords, replayable, when ``certify`` is present)."""
-    if params is not None:
-        return certify.witness(theorem, instance, c, params)
-    return Witness(instance=instance.name, family=instance.family, parameters=dict(instance.params()), at=c.at,
-                   exact=c.exact, bound=c.bound, parameter=theorem.notion_record.parameter)
+def _witness(instance, theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> Witness:
+    """The witness of one comparison, with its build keywords (replayable)."""
+    return certify.witness(theorem, instance, c, params)
 
 
 @contextlib.contextmanager

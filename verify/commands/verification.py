@@ -95,16 +95,11 @@ def _mutation(verdicts: list[Verdict], profile_name: str, seed: int, workers: in
 
 
 def _mutation_lines(score: MutationScore) -> list[str]:
-    """The score line, and one line per survivor (a known-unsound mutant the search did not violate: a
-    defect of the search, not of the theorem, so the exit status does not change)."""
+    """The score line, and one line per survivor (the exit status does not change: a survivor is a defect of
+    the search, not of the theorem)."""
     from rich.markup import escape
 
-    lines = [escape(score.line())]
-    for theorem_id, o in score.survivors():
-        where = "" if o.instance is None else (f" (unsound on {o.instance.instance}: exact {o.instance.exact:.6g} vs "
-                                               f"mutant {o.mutant_bound:.6g}, a {o.instance.origin} instance)")
-        lines.append(f"[yellow]mutant survived:[/] {escape(theorem_id + '~' + o.rule + where)}")
-    return lines
+    return [escape(score.line())] + [f"[yellow]mutant survived:[/] {escape(line)}" for line in score.survivor_lines()]
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -410,7 +410,7 @@ register_family("at22_sampled_gaussian", at22_sampled_gaussian, cost="quadrature
                 source="Altschuler & Talwar 2022, Definition 2.10")
 register_family("exp_mech_interval", exp_mech_interval, cost="closed_form", run_kind="gaussian_pair",
                 exactness="truncated exponential densities on [0, D]: monotone likelihood ratio, threshold tests in "
-                          "closed form (the effective mu from delta(eps) on a grid)",
+                          "closed form (mu: the supremum over thresholds in log space)",
                 setting=Setting(algorithm="exp_mech", batches="full", loss="linear", constraint="bounded",
                                 adjacency="replace", init="stationary", release="last"),
                 source="Bok et al. 2024, Corollary 5.4")

@@ -225,7 +225,8 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
     verdict_by_id = {s["id"]: s["verdict"] for s in sections}
     mutation = self_test(verdicts, profile_name, seed, jobs)  # the search's own test, as `verify run` prints it
     report = {
-        "meta": {**_meta(verdicts, profile_name, seed, only), "mutation": mutation.line()},
+        "meta": {**_meta(verdicts, profile_name, seed, only), "mutation": mutation.line(),
+                 "mutation_survivors": mutation.survivor_lines()},
         "mutation": mutation.to_json(),
         "summary": build.summary_rows(sections),
         "theorems": sections,

@@ -74,18 +74,11 @@ def markdown(report: Mapping) -> str:
 
 
 def _mutation_lines(report: Mapping) -> list[str]:
-    """The mutation self-test's score (wrong versions of the verified theorems, made by rule: those an exact
-    instance shows unsound must come back violated) and one line per survivor."""
-    mutation = report.get("mutation")
-    if not mutation:
+    """The mutation self-test's score line and its survivors (:class:`verify.check.mutation.MutationScore`)."""
+    meta = report["meta"]
+    if "mutation" not in meta:
         return []
-    lines = [report["meta"].get("mutation", "")]
-    for s in mutation.get("survivors", []):
-        where = s.get("instance") or {}
-        lines.append(f"mutant survived: {s['theorem']}~{s['rule']}"
-                     + (f" (unsound on {where.get('instance')}: exact {where.get('exact'):.6g} vs mutant "
-                        f"{where.get('mutant_bound'):.6g})" if where else ""))
-    return lines
+    return [meta["mutation"]] + [f"mutant survived: {line}" for line in meta.get("mutation_survivors", [])]
 
 
 def _md_header(report: Mapping, w: Callable[[str], None]) -> None:
