@@ -130,16 +130,18 @@ def child_pool(method: str, workers: int) -> dict:
     from verify.check import parallel
 
     theorems.all()
-    if method == "spawn" or not hasattr(parallel, "start_method"):
-        parallel.multiprocessing.set_start_method("spawn", force=True)
-        if hasattr(parallel, "start_method"):
-            parallel.start_method = lambda: "spawn"
+    try:  # the pool's start method: the Dask cluster's (verify.simulate.cluster) or the old process pool's
+        from verify.simulate import cluster as starter
+    except ImportError:
+        starter = parallel
+    if method == "spawn":
+        starter.start_method = lambda: "spawn"
     start = time.perf_counter()
     sizes = parallel.map_jobs(_registry_size, [()] * workers, workers=workers)
     wall = time.perf_counter() - start
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"wall": wall, "worker_cpu": children.ru_utime + children.ru_stime, "sizes": sizes,
-            "method": method if method == "spawn" else getattr(parallel, "start_method", lambda: "spawn")()}
+            "method": starter.start_method()}
 
 
 def _child_main(argv: list[str]) -> None:

@@ -1,11 +1,16 @@
-"""Benchmark: Theorem.evaluate on 10^6 points vs the same formula hand-written in numpy, and start-up:
-the registry's import and build, ``verify --help`` and ``verify list`` (issues 8 and 12; targets 0.3 s
-and 1 s on an idle machine), each the best of 5 fresh processes, next to the bare numpy + scipy.special
-+ sympy import.  Prints ratios measured in one run.
+"""Benchmark: Theorem.evaluate on 10^6 points vs the same formula hand-written in numpy, start-up (the
+registry's import and build, ``verify --help`` and ``verify list``; issues 8 and 12, targets 0.3 s and
+1 s on an idle machine, each the best of 5 fresh processes, next to the bare numpy + scipy.special +
+sympy import), and the CPU time of the symbolic obligations (well-formed, scaling, translation, claims)
+on every registry record as the quick profile runs them, split by kind of bound (closed forms, free
+parameters, numeric operators: the last are mostly PLD compositions and quadratures, not sympy).
+Prints ratios measured in one run.
 
-``--against DIR``: the same start-up figures for another copy of the tree (e.g. ``git archive HEAD``
-unpacked in DIR), interleaved with this tree's, so that both are measured under the same load."""
+``--against DIR``: the same start-up and obligation figures for another copy of the tree (e.g.
+``git archive HEAD`` unpacked in DIR), interleaved with this tree's, so that both are measured under the
+same load.  ``--skip-startup`` / ``--skip-symbolic`` leave a part out."""
 
+import json
 import os
 import subprocess
 import sys
@@ -43,6 +48,57 @@ def startup(against: Path | None) -> None:
         print(f"  {label:36s} " + " | ".join(f"{f:6.2f}" for f in figures) + ratio)
 
 
+SYMBOLIC = """
+import json, time
+import theorems
+from verify.check import symbolic
+from verify.check.engine import PROFILES, for_theorem
+spent = {"well-formed": 0.0, "scaling": 0.0, "translation": 0.0, "claims": 0.0}
+kinds = {}
+for t in theorems.all():
+    prof = for_theorem(PROFILES["quick"], t)
+    points = 24 if not t.operators else 3  # as engine.check_theorem
+    t0 = time.process_time()
+    for name, run in (("well-formed", lambda: symbolic.well_formed(t, 0, points)),
+                      ("scaling", lambda: symbolic.scaling(t, 0)),
+                      ("translation", lambda: symbolic.translation(t)),
+                      ("claims", lambda: symbolic.claims(t, theorems.get, 0, prof.claim_points))):
+        a = time.process_time()
+        run()
+        spent[name] += time.process_time() - a
+    kind = "operators" if t.operators else "free parameters" if t.free else "closed forms"
+    kinds[kind] = kinds.get(kind, 0.0) + time.process_time() - t0
+print(json.dumps({"obligations": spent, "kinds": kinds}))
+"""
+
+
+def symbolic_cpu(tree: Path) -> dict:
+    """CPU seconds of the symbolic obligations on the whole registry, in a fresh process on ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run([sys.executable, "-c", SYMBOLIC], env=env, cwd=tree, capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def symbolic(against: Path | None, repeat: int = 2) -> None:
+    trees = [ROOT] + ([against] if against else [])
+    runs = {tree: [] for tree in trees}
+    for _ in range(repeat):  # interleaved: both trees under the same load
+        for tree in trees:
+            runs[tree].append(symbolic_cpu(tree))
+    print("symbolic obligations, quick profile, every record (CPU s, best of 2)"
+          + (f": this tree | {against}" if against else ""))
+    best = {tree: min(r, key=lambda x: sum(x["obligations"].values())) for tree, r in runs.items()}
+    rows = [("total", {t: sum(b["obligations"].values()) for t, b in best.items()})]
+    rows += [(k, {t: b["obligations"][k] for t, b in best.items()}) for k in best[ROOT]["obligations"]]
+    rows += [(f"records with {k}", {t: b["kinds"].get(k, 0.0) for t, b in best.items()})
+             for k in ("closed forms", "free parameters", "operators")]
+    for label, figures in rows:
+        values = [figures[t] for t in trees]
+        ratio = f"   ratio {values[1] / values[0]:.2f}x" if against and values[0] > 0 else ""
+        print(f"  {label:36s} " + " | ".join(f"{v:6.2f}" for v in values) + ratio)
+
+
 def best_of(fn, repeat=5):
     times = []
     for _ in range(repeat):
@@ -55,7 +111,10 @@ def best_of(fn, repeat=5):
 def main() -> None:
     t0 = time.perf_counter()
     against = Path(sys.argv[sys.argv.index("--against") + 1]) if "--against" in sys.argv else None
-    startup(against)
+    if "--skip-startup" not in sys.argv:
+        startup(against)
+    if "--skip-symbolic" not in sys.argv:
+        symbolic(against)
     import theorems
 
     thm = theorems.get("bok2024/thm4.2")

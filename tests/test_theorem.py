@@ -94,3 +94,33 @@ def test_up_to_constant_is_off_unless_stated_and_shown_in_the_json():
     assert lesssim.bound == COMPOSITION.bound and lesssim.parameters == COMPOSITION.parameters
     point = dict(Delta=1.0, n=10, sigma=2.0, T=4, eta=0.1, M=1.0)
     assert lesssim.evaluate(**point) == COMPOSITION.evaluate(**point) == 0.1
+
+
+def test_assumptions_hold_is_violated_assumptions_point_by_point():
+    """The pointwise screen (issue 12: a whole array of candidate points validated at once) against one
+    call of violated_assumptions per point."""
+    rng = np.random.default_rng(3)
+    M = rng.uniform(0.1, 3.0, 200)
+    eta = rng.uniform(0.0, 4.0, 200) / M  # about half of them outside eta < 2/M
+    params = dict(T=5.0, Delta=1.0, n=10.0, sigma=1.0, eta=eta, M=M)
+    ok = COMPOSITION.assumptions_hold(COMPOSITION.coerce(params))
+    expected = [not COMPOSITION.violated_assumptions(COMPOSITION.coerce({**params, "eta": e, "M": m}))
+                for e, m in zip(eta, M)]
+    assert ok.tolist() == expected and 0 < ok.sum() < 200
+
+
+def test_free_parameter_range_is_compiled_once(monkeypatch):
+    """The range of a free parameter is compiled on the first evaluation, not on every one."""
+    window = Theorem(id="test/window3", title="w", source=Source("test", "x"), notion="gdp", kind="upper",
+                     bound=WINDOW.bound, free=WINDOW.free)
+    point = dict(T=7, D=1.0, eta=0.1, Delta=1.0, n=10, sigma=1.0)
+    first = window.evaluate(**point)
+    calls = []
+    original = sp.lambdify
+    monkeypatch.setattr(sp, "lambdify", lambda *a, **k: calls.append(1) or original(*a, **k))
+    assert window.evaluate(**point) == first and calls == []
+
+
+def test_scalar_coerce_keeps_zero_d_arrays():
+    coerced = COMPOSITION.coerce(dict(T=1, Delta=1, n=10, sigma=1, eta=0.1, M=1.0))
+    assert all(isinstance(v, np.ndarray) and v.shape == () and v.dtype == float for v in coerced.values())

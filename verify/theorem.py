@@ -212,6 +212,13 @@ class Theorem:
         return sp.lambdify(self._argument_symbols, numeric_form(self.bound), modules=lambdify_modules(), cse=True)
 
     @functools.cached_property
+    def _compiled_ranges(self):
+        """``(lo, hi)`` of every free parameter as functions of the parameters, compiled once per record
+        (the grid of :meth:`_optimise` is rebuilt on every evaluation, its bounds need not be)."""
+        syms = tuple(SYMBOLS[p] for p in self.parameters)
+        return [(sp.lambdify(syms, f.lo, "numpy"), sp.lambdify(syms, f.hi, "numpy")) for f in self.free]
+
+    @functools.cached_property
     def _compiled_assumptions(self):
         syms = tuple(SYMBOLS[p] for p in self.parameters)
         return [(a, sp.lambdify(syms, a.relation, modules="numpy")) for a in self.assumptions]
@@ -246,7 +253,9 @@ class Theorem:
 
     def coerce(self, params: Mapping[str, object]) -> dict[str, np.ndarray]:
         """Check names, values and domains of ``params``; return them as broadcast float arrays."""
-        arrays, _ = self._checked(params)
+        arrays, shape = self._checked(params)
+        if not shape:
+            return arrays  # all 0-d already: nothing to broadcast
         return dict(zip(arrays, np.broadcast_arrays(*arrays.values())))
 
     def violated_assumptions(self, params: Mapping[str, np.ndarray]) -> list[Assumption]:
@@ -258,6 +267,18 @@ class Theorem:
                 if not np.all(test(*args)):
                     bad.append(assumption)
         return bad
+
+    def assumptions_hold(self, params: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Per point of the broadcast shape of ``params`` (already coerced, or checked), whether every
+        assumption holds there: the pointwise form of :meth:`violated_assumptions`, so that a whole array of
+        candidate points is screened in one pass per assumption."""
+        args = [params[p] for p in self.parameters]
+        shape = np.broadcast_shapes(*(np.shape(a) for a in args)) if args else ()
+        ok = np.ones(shape, dtype=bool)
+        with np.errstate(all="ignore"):
+            for _, test in self._compiled_assumptions:
+                ok &= np.asarray(test(*args), dtype=bool)
+        return ok
 
     def evaluate(self, *, allow_outside_assumptions: bool = False, **params) -> np.ndarray | float:
         """Evaluate the bound, vectorised over broadcastable parameter arrays.
@@ -292,11 +313,10 @@ class Theorem:
     def _optimise(self, args: list[np.ndarray]) -> np.ndarray:
         """Minimise (upper bounds) or maximise (lower bounds) over the free parameters on a grid."""
         shape = np.broadcast_shapes(*(a.shape for a in args)) if args else ()
-        syms = tuple(SYMBOLS[p] for p in self.parameters)
         grids = []
-        for f in self.free:
-            lo = np.broadcast_to(np.asarray(sp.lambdify(syms, f.lo, "numpy")(*args), dtype=float), shape)
-            hi = np.broadcast_to(np.asarray(sp.lambdify(syms, f.hi, "numpy")(*args), dtype=float), shape)
+        for f, (lo_of, hi_of) in zip(self.free, self._compiled_ranges):
+            lo = np.broadcast_to(np.asarray(lo_of(*args), dtype=float), shape)
+            hi = np.broadcast_to(np.asarray(hi_of(*args), dtype=float), shape)
             grids.append(_grid(f, lo, hi))
         # grid axes go after the parameter axes: parameters get trailing singleton axes
         k = len(self.free)

@@ -136,7 +136,10 @@ _MAY_BE_INFINITE = frozenset({"T", "E", "alpha"})
 def _in_domain(var: Variable, value: np.ndarray) -> bool:
     if value.size == 0:
         return True
-    lo, hi = float(value.min()), float(value.max())  # NaN propagates and fails every test below
+    if value.ndim == 0:  # one number (every point of a rejection sampler): no reduction machinery
+        lo = hi = float(value)
+    else:
+        lo, hi = float(value.min()), float(value.max())  # NaN propagates and fails every test below
     top = math.inf if var.name in _MAY_BE_INFINITE else math.nextafter(math.inf, 0)
     if var.domain == "real":
         return -math.inf < lo and hi < math.inf

@@ -61,3 +61,11 @@ def test_eval_compiles_the_bound_it_evaluates():
 
 def test_list_imports_no_scipy_stats():
     assert _modules_after(["list", "--json"], ("scipy.stats",)) == []
+
+
+def test_show_and_eval_import_the_registry_only():
+    """``show`` and ``eval`` (without --family) need the record, never the check engine, the PLD library
+    or scipy.stats (issue 12: what a user waits for before the first line)."""
+    assert _modules_after(["show", "bok2024/thm4.2"], HEAVY) == ["sympy", "theorems", "verify.commands.registry"]
+    assert _modules_after(["eval", "bok2024/thm4.1", "Delta=1", "n=10", "sigma=1", "T=5"], HEAVY) == \
+        ["sympy", "theorems", "verify.commands.registry"]

@@ -7,7 +7,7 @@ cannot decide; the detail says which.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 import sympy as sp
@@ -21,8 +21,68 @@ RTOL = 1e-9
 _SCALE = sp.Symbol("c_scale", positive=True)
 
 
+def _substituted(expr: sp.Basic, rule: Mapping[sp.Basic, sp.Basic]) -> sp.Basic:
+    """``expr.xreplace(rule)``, except that a Min or Max whose arguments changed is rebuilt with
+    ``evaluate=False``.
+
+    The value is the same; sympy's re-evaluation of a Min/Max only compares its arguments pairwise
+    (``factor_terms`` of every difference) to drop dominated ones, which on the registry's nested bounds took
+    most of the scaling obligation's time and never decides an identity: the arguments of an invariant bound
+    come back unchanged after substitution, and equal trees are then recognised as equal at once.
+    """
+    return _rebuilt(expr, rule, lambda e, args: e.func(*args, evaluate=False))
+
+
+def _rebuilt(expr: sp.Basic, rule: Mapping[sp.Basic, sp.Basic], min_max) -> sp.Basic:
+    """``expr`` with ``rule`` substituted bottom-up; a Min or Max whose arguments changed is rebuilt by
+    ``min_max(old, new_args)``, every other changed node by its own constructor (shared subtrees once)."""
+    memo: dict[sp.Basic, sp.Basic] = {}
+
+    def walk(e: sp.Basic) -> sp.Basic:
+        if e in rule:
+            return rule[e]
+        if not e.args:
+            return e
+        done = memo.get(e)
+        if done is not None:
+            return done
+        args = tuple(walk(a) for a in e.args)
+        if args == e.args:
+            out = e
+        elif isinstance(e, (sp.Min, sp.Max)):
+            out = min_max(e, args)
+        else:
+            out = e.func(*args)
+        memo[e] = out
+        return out
+
+    return walk(sp.sympify(expr))
+
+
+def _equal(a: sp.Expr, b: sp.Expr) -> bool | None:
+    """True/False when sympy decides ``a == b``; None when it cannot.
+
+    Two exact tests come before the general ``simplify(a - b)``: identical trees are equal (the common
+    case), and so are two expressions that ``simplify`` proves equal with every Min/Max they share held as a
+    symbol with that Min/Max's own assumptions (an identity in the held symbol holds at its value; sympy
+    otherwise re-canonicalises the Min/Max at every rewriting step, which made ``simplify`` several times
+    slower).  Neither test can say "different": when they do not prove equality, ``simplify`` decides.
+    """
+    if a == b:
+        return True
+    shared = a.atoms(sp.Min, sp.Max) & b.atoms(sp.Min, sp.Max)
+    if shared:
+        held = {e: sp.Dummy(type(e).__name__, **{k: v for k, v in e.assumptions0.items() if v is not None})
+                for e in shared}
+        if _simplifies_to_zero(_substituted(a, held) - _substituted(b, held)) is True:
+            return True
+    return _simplifies_to_zero(a - b)
+
+
 def _simplifies_to_zero(expr: sp.Expr) -> bool | None:
     """True/False when sympy decides ``expr == 0``; None when it cannot."""
+    if expr == 0:
+        return True
     try:
         value = sp.simplify(expr)
     except Exception:  # sympy gives up on some Max/Abs/ceiling combinations
@@ -50,8 +110,7 @@ def well_formed(theorem: Theorem, seed: int = 0, points: int = 24) -> Obligation
                           "no admissible parameter point found by sampling the default ranges")
     bad = []
     nonnegative = theorem.notion_record.nonnegative
-    for params in samples:
-        value = float(theorem.evaluate(**params))
+    for params, value in zip(samples, _bounds_at(theorem, samples)):
         if not math.isfinite(value) or (nonnegative and value < 0):
             bad.append((params, value))
     if bad:
@@ -60,6 +119,53 @@ def well_formed(theorem: Theorem, seed: int = 0, points: int = 24) -> Obligation
                           counterexample=BadValue(parameters=params, bound=value))
     return Obligation("well-formed", "passed", f"finite and non-negative on {len(samples)} admissible points",
                       data=PointsChecked(len(samples)))
+
+
+def _screened(theorem: Theorem, rows: list[dict[str, float]]) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
+    """Validation of a whole list of parameter points at once: the points stacked as float arrays (checked
+    against their domains) and, per point, whether every assumption holds; None when some point is outside
+    a domain (then each point must decide for itself, as one ``evaluate`` call per point does)."""
+    try:
+        stacked = theorem.coerce({k: np.array([r[k] for r in rows], dtype=float) for k in theorem.parameters})
+    except (ValueError, KeyError, TypeError):
+        return None
+    return stacked, np.broadcast_to(theorem.assumptions_hold(stacked), (len(rows),))
+
+
+def _bound_at_row(theorem: Theorem, stacked: Mapping[str, np.ndarray], i: int) -> float:
+    """``float(theorem.evaluate(**row_i))`` without validating it again: the compiled bound on 0-d views of
+    point ``i`` (the arrays one call per point would build, so the same ufunc loops and the same bits; a
+    call on the whole array may differ in the last ulp, numpy's vector loops rounding differently)."""
+    return float(theorem._evaluate_coerced({k: a[i:i + 1].reshape(()) for k, a in stacked.items()}))
+
+
+def _bounds_at(theorem: Theorem, samples: list[dict[str, float]]) -> list[float]:
+    """``float(theorem.evaluate(**p))`` for every admissible ``p`` in ``samples``, the points validated in
+    one pass for a closed form; a bound with free parameters or numeric operators point by point (the grid
+    of a free parameter spans the points evaluated together, and an operator's cost is its own)."""
+    screened = _screened(theorem, samples) if theorem.closed_form and samples else None
+    if screened is None or not screened[1].all():
+        return [float(theorem.evaluate(**params)) for params in samples]  # raises where it did before
+    return [_bound_at_row(theorem, screened[0], i) for i in range(len(samples))]
+
+
+def _lazy_bounds(theorem: Theorem, rows: list[dict[str, float]]) -> Callable[[int], float | None]:
+    """``value(i)``: the bound at ``rows[i]``, or None where evaluating it raises ValueError, KeyError or
+    TypeError (a point outside the domain or the assumptions).  For a closed form every row is validated
+    in one pass (:func:`_screened`); anything else is evaluated lazily, one row at a time and only for the
+    rows asked for (a numeric operator is costly)."""
+
+    def one(i: int) -> float | None:
+        try:
+            return float(theorem.evaluate(**rows[i]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    screened = _screened(theorem, rows) if theorem.closed_form and rows else None
+    if screened is None:
+        return one
+    stacked, ok = screened
+    return lambda i: _bound_at_row(theorem, stacked, i) if ok[i] else None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -82,7 +188,7 @@ def _pieces(theorem: Theorem) -> list[tuple[str, sp.Expr]]:
             for name, arg in zip(type(op).arg_names or [f"arg{i}" for i in range(len(op.args))], op.args):
                 pieces.append((f"{type(op).__name__}({name})", arg))
         dummies = {op: sp.Dummy(type(op).__name__, positive=True) for op in operators}
-        rest = bound.xreplace(dummies)
+        rest = _substituted(bound, dummies)
         if rest.free_symbols - set(dummies.values()):
             pieces.append(("bound outside its operators", rest))
     else:
@@ -97,8 +203,10 @@ def scaling(theorem: Theorem, seed: int = 0) -> Obligation:
     subs = scaling_substitution()
     undecided = []
     for label, expr in _pieces(theorem):
-        scaled = expr.xreplace(subs)
-        decided = _simplifies_to_zero(scaled - expr)
+        decided = True if _scaled(expr, subs) == expr else None
+        scaled = _substituted(expr, subs)
+        if decided is None:
+            decided = _equal(scaled, expr)
         if decided is None:
             decided = _simplifies_to_zero(sp.powsimp(sp.powdenest(scaled / expr, force=True), force=True) - 1) \
                 if expr != 0 else None
@@ -114,6 +222,23 @@ def scaling(theorem: Theorem, seed: int = 0) -> Obligation:
         return Obligation("scaling", "passed", "invariant (numerically; sympy could not decide "
                           + ", ".join(sorted(set(undecided))) + ")")
     return Obligation("scaling", "passed", "invariant under theta -> c*theta (symbolic)")
+
+
+def _scaled(expr: sp.Expr, subs: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
+    """``expr`` under ``subs`` (the scaling substitution), with every Min or Max whose arguments all pick up
+    the same positive factor ``r`` in ``c_scale`` alone written as ``r`` times the Min/Max itself: an exact
+    rewriting (``min(r a, r b) = r min(a, b)`` for ``r > 0``) that lets sympy's own evaluation cancel the
+    factor, where ``simplify`` on the whole bound takes a large part of a second.  The factor of an argument
+    is read off ``factor_terms`` of both sides (which pulls ``c_scale`` out of the sums); when it is not one
+    common power of ``c_scale``, the Min/Max is left as :func:`_substituted` leaves it."""
+    def min_max(e: sp.Basic, args: tuple) -> sp.Basic:
+        ratios = {sp.factor_terms(new) / sp.factor_terms(old) for new, old in zip(args, e.args)}
+        ratio = ratios.pop() if len(ratios) == 1 else None
+        if ratio is not None and ratio.free_symbols <= {_SCALE} and ratio.is_positive is True:
+            return ratio * e
+        return e.func(*args, evaluate=False)
+
+    return _rebuilt(expr, subs, min_max)
 
 
 def _numerically_variant(expr: sp.Expr, scaled: sp.Expr, theorem: Theorem, seed: int) -> bool:
@@ -192,7 +317,7 @@ def _check_claim(theorem: Theorem, claim, lookup, seed: int, points: int) -> tup
         target = expr if expr is not None else other.bound
         if theorem.closed_form:
             try:
-                lim = sp.limit(theorem.bound.subs(subs), var, sp.sympify(claim.point))
+                lim = _limit(theorem.bound.subs(subs), var, sp.sympify(claim.point))
                 decided = _simplifies_to_zero(lim - target.subs(subs))
                 if decided is not None:
                     return decided, f"limit {'=' if decided else '!='} claimed value (symbolic)"
@@ -215,24 +340,48 @@ def _check_claim(theorem: Theorem, claim, lookup, seed: int, points: int) -> tup
     raise NotImplementedError(f"claim kind {claim.kind}")
 
 
+def _limit(expr: sp.Expr, var: sp.Symbol, point: sp.Expr) -> sp.Expr:
+    """``sp.limit(expr, var, point)``, with every Min or Max free of ``var`` held as a symbol carrying the
+    assumptions sympy knows of it (a constant for the limit, as it is; sympy otherwise re-canonicalises it
+    at every step of the series expansion, which was most of the time of a limit claim)."""
+    held = {}
+    for sub in expr.atoms(sp.Min, sp.Max):
+        if var not in sub.free_symbols:
+            known = {k: v for k, v in sub.assumptions0.items() if v is not None}
+            held[sub] = sp.Dummy(type(sub).__name__, **known)
+    if not held:
+        return sp.limit(expr, var, point)
+    return sp.limit(_substituted(expr, held), var, point).xreplace({d: e for e, d in held.items()})
+
+
 def _numeric_compare(theorem, other, expr, claim, seed, op, points: int = 60) -> tuple[bool | None, str]:
     checked = 0
     cyc = "E" in theorem.parameters
     # the papers' own parameter sets first (table rows), then sampled points
     paper = [dict(e) for t in (theorem, other) if t is not None for e in t.examples if "family" not in e]
+    fixed = {k: float(sp.sympify(v)) for k, v in claim.subs.items()}
+    candidates = []
     for point in paper + canonical_points(400, seed + 11, cyclic=cyc):
-        point = {**point, **{k: float(sp.sympify(v)) for k, v in claim.subs.items()}}
+        point = {**point, **fixed}
         if any(k not in point for k in theorem.parameters) or \
                 (other is not None and any(k not in point for k in other.parameters)):
             continue
-        try:
-            a = float(theorem.evaluate(**{k: point[k] for k in theorem.parameters}))
-            if other is not None:
-                b = float(other.evaluate(**{k: point[k] for k in other.parameters}))
-            else:
-                b = float(sp.N(expr.subs({SYMBOLS[k]: v for k, v in point.items() if k in SYMBOLS})))
-        except (ValueError, KeyError, TypeError):
+        candidates.append(point)
+    ours = _lazy_bounds(theorem, [{k: p[k] for k in theorem.parameters} for p in candidates])
+    theirs = None if other is None else _lazy_bounds(other, [{k: p[k] for k in other.parameters} for p in candidates])
+    for i, point in enumerate(candidates):
+        a = ours(i)
+        if a is None:
             continue
+        if theirs is not None:
+            b = theirs(i)
+            if b is None:
+                continue
+        else:
+            try:
+                b = float(sp.N(expr.subs({SYMBOLS[k]: v for k, v in point.items() if k in SYMBOLS})))
+            except (ValueError, KeyError, TypeError):
+                continue
         checked += 1
         if not op(a, b):
             return False, f"fails at {({k: point[k] for k in sorted(set(theorem.parameters))})}: {a!r} vs {b!r}"
@@ -248,16 +397,44 @@ def _numeric_limit(theorem, claim, target, seed) -> tuple[bool | None, str]:
     points = admissible_points(theorem, 8, seed)
     if not points:
         return None, "no admissible point"
+    quick = _mpmath_value(target)
     for p in points:
         p = {**p, claim.var: float(big)}
         try:
             a = float(theorem.evaluate(**p))
         except ValueError:
             continue
+        # the claimed limit at 53-bit mpmath first; sympy's own substitution (as the evidence reads) decides
+        # whenever that is not a clear pass
+        b = quick(p)
+        if b is not None and math.isclose(a, b, rel_tol=0.99e-4, abs_tol=0.99e-12):
+            continue
         b = float(sp.N(target.subs({SYMBOLS[k]: v for k, v in p.items()})))
         if not math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-12):
             return False, f"at {claim.var}={big}: {a!r} vs claimed limit {b!r}"
     return True, f"matches the claimed limit at {claim.var}={big} (numeric)"
+
+
+def _mpmath_value(expr: sp.Expr) -> Callable[[Mapping[str, float]], float | None]:
+    """``value(params)``: ``expr`` at ``params`` through a function compiled once (mpmath, 53 bits), or None
+    where that cannot give a finite real number (then the caller substitutes with sympy, as before)."""
+    syms = sorted(expr.free_symbols, key=lambda s: s.name)
+    names = [s.name for s in syms]
+    try:
+        f = sp.lambdify(syms, expr, "mpmath")
+    except Exception:  # noqa: BLE001 - a printer without this function: the sympy path decides
+        f = None
+
+    def value(params: Mapping[str, float]) -> float | None:
+        if f is None or any(n not in params for n in names):
+            return None
+        try:
+            out = float(f(*(params[n] for n in names)))
+        except Exception:  # noqa: BLE001 - complex, undefined, unsupported: the sympy path decides
+            return None
+        return out if math.isfinite(out) else None
+
+    return value
 
 
 def _numeric_monotone(theorem, claim, seed) -> tuple[bool | None, str]:
@@ -288,8 +465,8 @@ def translation(theorem: Theorem) -> Obligation | None:
     """The paper's own bound, translated to the canonical convention, equals the canonical bound."""
     if theorem.paper_bound is None or not theorem.translation:
         return None
-    translated = sp.sympify(theorem.paper_bound).xreplace(dict(theorem.translation))
-    decided = _simplifies_to_zero(translated - theorem.bound)
+    translated = _substituted(sp.sympify(theorem.paper_bound), dict(theorem.translation))
+    decided = _equal(translated, theorem.bound)
     if decided is None:
         decided = _simplifies_to_zero(sp.powdenest(translated**2 - theorem.bound**2, force=True))
     if decided is True:

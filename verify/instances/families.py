@@ -19,7 +19,8 @@ import numpy as np
 
 from verify.errors import InputError
 from verify.instances.chain import QuadraticRun
-from verify.instances.grid import DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mixture, evolve_many, evolve_shuffled
+from verify.instances.grid import (DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mixture, evolve_log, evolve_many,
+                                   evolve_shuffled)
 from verify.instances.instance import BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile
 from verify.instances.registry import register_family
@@ -405,11 +406,17 @@ def _grid_profile(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_erro
         else:
             (P, Q), unresolved = evolve_shuffled(grid, x0, s, [tuple(sch_d), tuple(sch_p)], shuffled, T)
         extra = float(P[0] + P[-1] + Q[0] + Q[-1]) if escaped_is_error else 0.0
-        return DiscreteProfile(P, Q, support=grid.support, unresolved=unresolved), extra
+
+        def resolve() -> DiscreteProfile:  # the same chain on log masses, when a query needs them
+            log_p, log_q = evolve_log(IntervalGrid(lo, hi, c), x0, s, [sch_d, sch_p], T, shuffled=shuffled)
+            return DiscreteProfile.from_log(log_p, log_q, support=grid.support)
+
+        return DiscreteProfile(P, Q, support=grid.support, unresolved=unresolved, resolve=resolve), extra
 
     fine, extra = pair(cells)
     coarse, _ = pair(max(cells // 2, 4))
-    profile = DiscreteProfile(fine.p, fine.q, support=fine.support, coarse=coarse, unresolved=fine.unresolved)
+    profile = DiscreteProfile(fine.p, fine.q, support=fine.support, coarse=coarse, unresolved=fine.unresolved,
+                              resolve=fine.resolve)
     profile.error = profile.error_of("delta", ERROR_EPS) + extra
     return profile
 

@@ -10,8 +10,8 @@ losses, a callable for any other 1-D gradient map).  The law of ``theta`` lives 
     [atom at lo] + C cells of width h = (hi - lo)/C + [atom at hi],
 
 a cell's mass sitting at its centre.  Transitions are Gaussian masses of the cells and tails (exact
-CDF differences, formed in log space), so the discretised chain is a Markov chain whose laws are
-computed exactly; the only approximation is "mass at the cell centre", which vanishes as h -> 0.
+differences of the edges' smaller tails, or of their logs), so the discretised chain is a Markov chain whose
+laws are computed exactly; the only approximation is "mass at the cell centre", which vanishes as h -> 0.
 
 Translations (linear losses, any subsampling of the differing record) use one convolution per
 step: ``direct`` (``np.convolve``: non-negative sums, full relative precision in the tails) or
@@ -19,16 +19,28 @@ step: ``direct`` (``np.convolve``: non-negative sums, full relative precision in
 floor in both laws and the floor is counted in the error).  Any other displacement uses a dense
 transition matrix (``C <= 2048``; masses that underflow are raised to a floor far below any
 resolved mass, in both laws, and counted in the error the same way).
+
+Large per-step mu: the masses that decide a Rényi divergence lie far below the smallest double (Q's
+mass where P's is e^-450 is e^-1800 at mu = 30), so the linear engines underflow there.
+:func:`evolve_log` evolves the same discretised chain on log masses (each step an exact log-sum-exp
+product with the log transition, full relative precision at any depth); a step costs C^2 exponentials
+whatever the band, so the builders call it only when a query needs it
+(:class:`~verify.instances.profile.DiscreteProfile`'s ``resolve``).  The Gaussian CDF is evaluated once per grid edge (not twice per cell), and a linear row
+is computed only over the cells within ``LINEAR_REACH`` standard deviations of its centre: beyond them
+every cell mass is below the smallest subnormal double, i.e. exactly 0 in linear scale anyway.
+Equal steps (the record-free batches of a cycle, the unused-record part of D and D') are built once,
+and the memory kept for them is bounded before anything is built (InputError naming ``cells``).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable, Sequence, Union
 
 import numpy as np
 import scipy.fft as sfft
-from scipy.special import log_ndtr, ndtr
+from scipy.special import log_ndtr, logsumexp, ndtr
 
 from verify.errors import InputError
 
@@ -40,6 +52,18 @@ FFT_FLOOR = 2.0 ** -48
 #: raised to it in both laws, so that far tails give a finite likelihood ratio, and reported as unresolved
 DENSE_FLOOR = 2.0 ** -900
 DENSE_MAX_CELLS = 2048
+#: a Gaussian cell mass more than this many standard deviations from the centre is below 2^-1074 (the
+#: smallest subnormal double: P(Z > 38.6) ~ e^-747): exactly 0 in linear scale, so rows are band-limited
+LINEAR_REACH = 38.7
+#: the log engine's work limit, (C+2)^2 * steps * laws log-sum-exp terms (about 6 s on one core)
+LOG_MAX_WORK = 2.0 ** 29
+#: columns of a log transition processed at once (memory of one chunk: 8 bytes each)
+LOG_CHUNK = 2 ** 21
+#: bytes of component rows an :class:`IntervalGrid` remembers (:meth:`IntervalGrid._component`)
+ROW_CACHE_BYTES = 96 * 2 ** 20
+#: memory limit of the kernels (translations) or matrices (dense) kept, one per distinct step; InputError
+#: naming cells beyond
+TRANSLATION_MAX_BYTES = 2 ** 30
 
 
 @dataclass(frozen=True)
@@ -76,6 +100,37 @@ def normal_mass(u, v) -> np.ndarray:
     return np.maximum(np.where(upper | lower, tail, middle), 0.0)
 
 
+def _cell_masses(z: np.ndarray, log: bool = False) -> np.ndarray:
+    """Masses of ``Z ~ N(0, 1)`` between consecutive edges ``z[..., :-1]``, ``z[..., 1:]`` (as
+    :func:`normal_mass`, but the CDF once per edge), or their logs (``log=True``: finite far beyond
+    the double range).
+
+    Each edge's smaller tail ``P(Z > |z|)`` once; a cell with both edges in one tail is the difference
+    of two such tails (absolute round-off 1e-16 of the nearer tail, as ``ndtr(b) - ndtr(a)``), a cell
+    across 0 is ``1 - P(Z < a) - P(Z > b)``.  In logs (``log_ndtr``, ``t`` the log tails) a one-tail cell
+    is ``t_near + log(1 - e^(t_far - t_near))``, exact far below the smallest double."""
+    upper = z[..., :-1] >= 0
+    across = (~upper) & (z[..., 1:] > 0)
+    if not log:  # tails P(Z > |z|) (ndtr, full relative precision to the smallest double) and differences
+        e = ndtr(-np.abs(z))
+        out = e[..., :-1] - e[..., 1:]
+        np.negative(out, out=out, where=~upper)
+        out[across] = (1.0 - e[..., :-1] - e[..., 1:])[across]
+        return np.maximum(out, 0.0, out=out)
+    small = log_ndtr(-np.abs(z))
+    e = np.exp(small)
+    # one tail: log of the ratio far/near (<= 0); across 0: the middle mass
+    gap = small[..., 1:] - small[..., :-1]
+    np.negative(gap, out=gap, where=~upper)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        share = -np.expm1(gap)
+        share[across] = (1.0 - e[..., :-1] - e[..., 1:])[across]
+        np.maximum(share, 0.0, out=share)
+        near = np.where(upper, small[..., :-1], small[..., 1:])
+        near[across] = 0.0
+        return near + np.log(share)
+
+
 class IntervalGrid:
     """The grid: atoms at ``lo`` and ``hi`` and ``cells`` interior cells; state length ``cells + 2``."""
 
@@ -97,43 +152,148 @@ class IntervalGrid:
         return np.concatenate([[self.lo], self.centres, [self.hi]])
 
     def row(self, y: np.ndarray, s: float) -> np.ndarray:
-        """Law on the grid of ``Proj(y + N(0, s^2))`` for each point ``y``: shape ``y.shape + (C+2,)``."""
+        """Law on the grid of ``Proj(y + N(0, s^2))`` for each point ``y``: shape ``y.shape + (C+2,)``.
+
+        Only the cells within ``LINEAR_REACH`` standard deviations of ``y`` are computed; the others
+        are exactly 0 in double precision whichever way they are computed."""
+        y = np.asarray(y, dtype=float)
+        flat = y.reshape(-1)
+        C = self.cells
+        width = int(np.ceil(2 * LINEAR_REACH * s / self.h)) + 2
+        out = np.zeros((flat.size, C + 2))
+        out[:, 0] = np.exp(log_ndtr((self.lo - flat) / s))
+        out[:, -1] = np.exp(log_ndtr((flat - self.hi) / s))
+        if width >= C:
+            out[:, 1:-1] = _cell_masses((self.edges - flat[:, None]) / s)
+        else:
+            centre = np.clip(np.nan_to_num((flat - self.lo) / self.h), -C, 2 * C)
+            start = np.clip(np.floor(centre - width / 2).astype(np.int64), 0, C - width)
+            edge = start[:, None] + np.arange(width + 1)
+            cells = _cell_masses((self.edges[edge] - flat[:, None]) / s)
+            np.put_along_axis(out, 1 + edge[:, :-1], cells, axis=1)
+        return out.reshape(y.shape + (C + 2,))
+
+    def log_row(self, y: np.ndarray, s: float) -> np.ndarray:
+        """``log`` of :meth:`row`, every cell (finite far below the smallest double)."""
         y = np.asarray(y, dtype=float)[..., None]
         z = (self.edges - y) / s
         out = np.empty(y.shape[:-1] + (self.cells + 2,))
-        out[..., 0] = np.exp(log_ndtr(z[..., 0]))
-        out[..., 1:-1] = normal_mass(z[..., :-1], z[..., 1:])
-        out[..., -1] = np.exp(log_ndtr(-z[..., -1]))
+        out[..., 0] = log_ndtr(z[..., 0])
+        out[..., 1:-1] = _cell_masses(z, log=True)
+        out[..., -1] = log_ndtr(-z[..., -1])
         return out
 
-    def kernel(self, mixture: Mixture, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Cell-to-cell kernel of a translation mixture over offsets ``-(C-1)..C-1``, and the fold
-        vectors: the probability that a cell's mass leaves the interval below ``lo`` / above ``hi``."""
-        C, h = self.cells, self.h
-        m = np.arange(-(C - 1), C, dtype=float)
-        kern = np.zeros(2 * C - 1)
-        fold_lo, fold_hi = np.zeros(C), np.zeros(C)
-        j = np.arange(C, dtype=float)
-        for w, c in zip(mixture.weights, mixture.displacements):
-            if w == 0:
-                continue
-            kern += w * normal_mass(((m - 0.5) * h - c) / s, ((m + 0.5) * h - c) / s)
-            fold_lo += w * np.exp(log_ndtr((-(j + 0.5) * h - c) / s))  # P(x_j + c + Z < lo)
-            fold_hi += w * np.exp(log_ndtr(-((C - j - 0.5) * h - c) / s))  # P(x_j + c + Z > hi)
-        return kern, fold_lo, fold_hi
-
-    def dense(self, mixture: Mixture, s: float) -> np.ndarray:
-        """``(C+2, C+2)`` transition matrix of one step (any displacement)."""
+    def _shifts(self, mixture: Mixture):
+        """``(weight, destination of every support point)`` for each component of ``mixture``."""
         src = self.support
-        out = np.zeros((self.cells + 2, self.cells + 2))
         for w, c in zip(mixture.weights, mixture.displacements):
             if w == 0:
                 continue
             shift = np.asarray(c(src), dtype=float) if callable(c) else np.full(src.shape, float(c))
             if shift.shape != src.shape or not np.all(np.isfinite(shift)):
                 raise InputError("a displacement map must return finite values of the input's shape", "displacements")
-            out += w * self.row(src + shift, s)
+            yield w, src + shift
+
+    def _component(self, dest: np.ndarray, s: float, log: bool) -> np.ndarray:
+        """Rows of every support point moved to ``dest``, remembered by value: the same step (the
+        unused-record component of D and D', a batch kernel that recurs) is computed once."""
+        key = (dest.tobytes(), float(s), log)
+        cache = self.__dict__.setdefault("_rows", {})
+        if key not in cache:
+            while cache and sum(v.nbytes for v in cache.values()) > ROW_CACHE_BYTES:
+                cache.pop(next(iter(cache)))
+            cache[key] = self.log_row(dest, s) if log else self.row(dest, s)
+        return cache[key]
+
+    def kernel(self, mixture: Mixture, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Cell-to-cell kernel of a translation mixture over offsets ``-(C-1)..C-1``, and the fold
+        vectors: the probability that a cell's mass leaves the interval below ``lo`` / above ``hi``."""
+        C, h = self.cells, self.h
+        edges = (np.arange(-(C - 1), C + 1, dtype=float) - 0.5) * h
+        kern = np.zeros(2 * C - 1)
+        fold_lo, fold_hi = np.zeros(C), np.zeros(C)
+        j = np.arange(C, dtype=float)
+        for w, c in zip(mixture.weights, mixture.displacements):
+            if w == 0:
+                continue
+            kern += w * _cell_masses((edges - c) / s)
+            fold_lo += w * np.exp(log_ndtr((-(j + 0.5) * h - c) / s))  # P(x_j + c + Z < lo)
+            fold_hi += w * np.exp(log_ndtr(-((C - j - 0.5) * h - c) / s))  # P(x_j + c + Z > hi)
+        return kern, fold_lo, fold_hi
+
+    def log_kernel(self, mixture: Mixture, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``log`` of :meth:`kernel` (every offset, finite far below the smallest double)."""
+        C, h = self.cells, self.h
+        edges = (np.arange(-(C - 1), C + 1, dtype=float) - 0.5) * h
+        j = np.arange(C, dtype=float)
+        parts = [(np.log(w) + _cell_masses((edges - c) / s, log=True),
+                  np.log(w) + log_ndtr((-(j + 0.5) * h - c) / s),
+                  np.log(w) + log_ndtr(-((C - j - 0.5) * h - c) / s))
+                 for w, c in zip(mixture.weights, mixture.displacements) if w > 0]
+        return tuple(logsumexp(np.stack([p[k] for p in parts]), axis=0) for k in range(3))
+
+    def dense(self, mixture: Mixture, s: float) -> np.ndarray:
+        """``(C+2, C+2)`` transition matrix of one step (any displacement)."""
+        out = np.zeros((self.cells + 2, self.cells + 2))
+        for w, dest in self._shifts(mixture):
+            out += w * self._component(dest, s, log=False)
         return out
+
+    def log_dense(self, mixture: Mixture, s: float) -> np.ndarray:
+        """``log`` of :meth:`dense`, every entry."""
+        parts = [np.log(w) + self._component(dest, s, log=True) for w, dest in self._shifts(mixture)]
+        return parts[0] if len(parts) == 1 else logsumexp(np.stack(parts), axis=0)
+
+
+def _band_cells(grid: IntervalGrid, schedules, s: float) -> int:
+    """Offsets at which a translation kernel of ``schedules`` can be non-zero in double precision."""
+    shifts = [float(c) for sch in schedules for mx in sch for c in mx.displacements]
+    spread = max(shifts) - min(shifts) + 2 * LINEAR_REACH * s
+    return int(min(2 * grid.cells - 1, spread / grid.h + 3))
+
+
+def _convolve_band(cells: np.ndarray, kern: np.ndarray) -> np.ndarray:
+    """``np.convolve(cells, kern)[C-1:2C-1]`` (kernel over offsets ``-(C-1)..C-1``) over the kernel's
+    non-zero band only: the same sums without their exact-zero terms."""
+    C = cells.size
+    nz = np.flatnonzero(kern)
+    if nz.size == 0:
+        return np.zeros(C)
+    k0 = int(nz[0])
+    full = np.convolve(cells, kern[k0:int(nz[-1]) + 1])  # full[n] is the complete product at n + k0
+    out = np.zeros(C)
+    first, last = max(C - 1 - k0, 0), min(2 * C - 1 - k0, full.size)
+    if last > first:
+        out[first - (C - 1 - k0):last - (C - 1 - k0)] = full[first:last]
+    return out
+
+
+def _distinct(grid: IntervalGrid, schedules, build) -> list[list[np.ndarray]]:
+    """``build(mx)`` for every mixture of ``schedules``, computed once per distinct step (equal weights
+    and equal destinations of every support point), e.g. the l - 1 record-free batches of a cycle."""
+    keys = [[tuple((w, dest.tobytes()) for w, dest in grid._shifts(mx)) for mx in sch] for sch in schedules]
+    count = len({k for row in keys for k in row})
+    need = count * (grid.cells + 2) ** 2 * 8
+    if need > TRANSLATION_MAX_BYTES:
+        raise InputError(f"{count} distinct dense steps of {grid.cells} cells need {need / 2 ** 30:.2g} GiB (limit "
+                         f"{TRANSLATION_MAX_BYTES / 2 ** 30:.2g} GiB): fewer cells", "cells")
+    made: dict = {}
+    for sch, row in zip(schedules, keys):
+        for mx, key in zip(sch, row):
+            if key not in made:
+                made[key] = build(mx)
+    return [[made[key] for key in row] for row in keys]
+
+
+def _scoped_rows(engine):
+    """An engine call remembers component rows (:meth:`IntervalGrid._component`) only while it runs."""
+    @functools.wraps(engine)
+    def run(grid, *args, **kwargs):
+        try:
+            return engine(grid, *args, **kwargs)
+        finally:
+            grid.__dict__.pop("_rows", None)
+    return run
 
 
 def evolve(grid: IntervalGrid, x0: float, s: float, schedule: Sequence[Mixture], T: int,
@@ -147,6 +307,7 @@ def evolve(grid: IntervalGrid, x0: float, s: float, schedule: Sequence[Mixture],
     return states[0], small
 
 
+@_scoped_rows
 def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[Mixture]], T: int,
                 method: str = "auto") -> tuple[np.ndarray, np.ndarray | None]:
     """:func:`evolve` for several schedules of one length at once (e.g. D and D'): states ``(k, C+2)``.
@@ -175,8 +336,9 @@ def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[M
         raise InputError("schedules must be non-empty and of one length", "schedules")
     C = grid.cells
     translation = all(mx.translation for sch in schedules for mx in sch)
-    if method == "auto":
-        method = "dense" if not translation else ("direct" if C * C * T <= 1e9 else "fft")
+    if method == "auto":  # direct (exact sums) while its work, C times the kernel's band, stays moderate
+        method = "dense" if not translation else ("direct" if C * _band_cells(grid, schedules, s) * T <= 1e9
+                                                  else "fft")
     if method in ("fft", "direct") and not translation:
         raise InputError(f"method {method!r} needs translations only; use method='dense'", "method")
     if method == "dense" and C > DENSE_MAX_CELLS:
@@ -196,7 +358,7 @@ def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[M
                 state = np.stack([state[i] @ grid.dense(sch[k % L], float(stds[k]))
                                   for i, sch in enumerate(schedules)])
         else:
-            mats = [[grid.dense(mx, s) for mx in sch] for sch in schedules]
+            mats = _distinct(grid, schedules, lambda mx: grid.dense(mx, s))
             for k in range(1, T):
                 state = np.stack([state[i] @ mats[i][k % L] for i in range(len(schedules))])
         small = np.any(state < DENSE_FLOOR, axis=0)
@@ -205,25 +367,31 @@ def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[M
         state = np.maximum(state, DENSE_FLOOR)
         return state / state.sum(axis=1, keepdims=True), small
 
-    def atom_rows(end: float) -> np.ndarray:  # (L, k, C+2): law after one step from an atom
-        return np.stack([np.stack([grid.row(np.array([end + float(c) for c in mx.displacements]), s).T
-                                   @ np.asarray(mx.weights) for mx in [sch[j] for sch in schedules]])
-                         for j in range(L)])
-
-    parts = [[grid.kernel(sch[j], s) for sch in schedules] for j in range(L)]
-    kernels = np.array([[p[0] for p in row] for row in parts])  # (L, k, 2C-1)
-    folds_lo = np.array([[p[1] for p in row] for row in parts])  # (L, k, C)
-    folds_hi = np.array([[p[2] for p in row] for row in parts])
-    rows_lo, rows_hi = atom_rows(grid.lo), atom_rows(grid.hi)
+    # one kernel per distinct step (a cycle of l batches has two): memory independent of the cycle length
+    distinct: dict = {}  # step key -> (number, mixture)
+    key = lambda mx: (mx.weights, tuple(float(c) for c in mx.displacements))
+    index = np.array([[distinct.setdefault(key(sch[j]), (len(distinct), sch[j]))[0] for sch in schedules]
+                      for j in range(L)])  # (L, k): the distinct step of law i at position j
+    steps = [mx for _, mx in distinct.values()]
+    need = len(steps) * (2 * C - 1 + 2 * C + 2 * (C + 2)) * 8 * (2 if method == "fft" else 1)
+    if need > TRANSLATION_MAX_BYTES:
+        raise InputError(f"{len(steps)} distinct steps of {C} cells need {need / 2 ** 30:.2g} GiB of kernels (limit "
+                         f"{TRANSLATION_MAX_BYTES / 2 ** 30:.2g} GiB): fewer cells", "cells")
+    parts = [grid.kernel(mx, s) for mx in steps]
+    kernels = np.array([p[0] for p in parts])  # (distinct, 2C-1)
+    folds_lo = np.array([p[1] for p in parts])  # (distinct, C)
+    folds_hi = np.array([p[2] for p in parts])
+    rows_lo, rows_hi = (np.array([grid.row(np.array([end + float(c) for c in mx.displacements]), s).T
+                                  @ np.asarray(mx.weights) for mx in steps]) for end in (grid.lo, grid.hi))
     if method == "fft":  # circular convolution of size >= 2C - 1 leaves the interior exact
         nfft = sfft.next_fast_len(2 * C - 1, real=True)
         spectra = sfft.rfft(kernels, nfft, axis=-1)
     k_laws = len(schedules)
     for k in range(1, T):
-        j = k % L
+        j = index[k % L]  # the distinct step of each law
         cells = state[:, 1:-1]
         if method == "direct":
-            middle = np.stack([np.convolve(cells[i], kernels[j, i])[C - 1:2 * C - 1] for i in range(k_laws)])
+            middle = np.stack([_convolve_band(cells[i], kernels[j[i]]) for i in range(k_laws)])
         else:
             middle = sfft.irfft(sfft.rfft(cells, nfft, axis=-1) * spectra[j], nfft, axis=-1)[:, C - 1:2 * C - 1]
             middle[middle < FFT_FLOOR] = 0.0
@@ -240,6 +408,7 @@ def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[M
     return state, None
 
 
+@_scoped_rows
 def evolve_shuffled(grid: IntervalGrid, x0: float, s: float, pairs: Sequence[tuple[Mixture, Mixture]], l: int,
                     T: int) -> tuple[np.ndarray, np.ndarray | None]:
     """Law of ``theta_T`` under shuffled batches, for several laws at once: states ``(k, C+2)``.
@@ -290,5 +459,125 @@ def evolve_shuffled(grid: IntervalGrid, x0: float, s: float, pairs: Sequence[tup
     return state / state.sum(axis=1, keepdims=True), small
 
 
-__all__ = ["DENSE_FLOOR", "DENSE_MAX_CELLS", "FFT_FLOOR", "IntervalGrid", "Mixture", "evolve", "evolve_many",
-           "evolve_shuffled", "normal_mass"]
+def _log_apply(a: np.ndarray, columns: Callable[[int, int], np.ndarray]) -> np.ndarray:
+    """``log (e^a @ e^L)`` for the log transition ``L`` given by column blocks ``columns(i0, i1)``:
+    each output is an exact log-sum-exp (its largest term factored out), at most ``LOG_CHUNK`` terms at once."""
+    n = a.size
+    out = np.empty(n)
+    width = max(1, LOG_CHUNK // n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i0 in range(0, n, width):
+            i1 = min(n, i0 + width)
+            block = columns(i0, i1) + a[:, None]
+            top = block.max(axis=0)
+            block -= np.where(np.isfinite(top), top, 0.0)
+            np.exp(block, out=block)
+            out[i0:i1] = np.where(np.isneginf(top), -np.inf, top + np.log(block.sum(axis=0)))
+    return out
+
+
+def _log_step(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[int, int], np.ndarray]:
+    """Column blocks of one step's log transition: the dense matrix, or for a translation the Toeplitz
+    kernel (a strided view, never formed) with the fold columns and the atoms' rows."""
+    C = grid.cells
+    if not mixture.translation:
+        matrix = grid.log_dense(mixture, s)
+        return lambda i0, i1: matrix[:, i0:i1]
+    kern, fold_lo, fold_hi = grid.log_kernel(mixture, s)
+    # cell -> cell: L[j, i] = kern[i - j + C - 1], a view of the reversed kernel
+    toeplitz = np.lib.stride_tricks.sliding_window_view(kern[::-1], C)[:, ::-1]
+    atoms = [logsumexp(np.stack([np.log(w) + grid.log_row(np.array(end + float(c)), s)
+                                 for w, c in zip(mixture.weights, mixture.displacements) if w > 0]), axis=0)
+             for end in (grid.lo, grid.hi)]
+
+    def columns(i0: int, i1: int) -> np.ndarray:
+        block = np.empty((C + 2, i1 - i0))
+        block[0], block[-1] = atoms[0][i0:i1], atoms[1][i0:i1]
+        if i0 == 0:
+            block[1:-1, 0] = fold_lo
+        if i1 == C + 2:
+            block[1:-1, -1] = fold_hi
+        c0, c1 = max(i0, 1), min(i1, C + 1)
+        if c1 > c0:
+            block[1:-1, c0 - i0:c1 - i0] = toeplitz[:, c0 - 1:c1 - 1]
+        return block
+
+    return columns
+
+
+@_scoped_rows
+def evolve_log(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[Mixture]], T: int,
+               shuffled: int | None = None) -> np.ndarray:
+    """Log masses of the laws of :func:`evolve_many` (or, ``shuffled = l``, of :func:`evolve_shuffled`,
+    ``schedules`` then being the pairs ``[still, use]``): states ``(k, C+2)``, exact at any depth.
+
+    The same discretised chain as the linear engines, every step ``log(e^a @ e^L)`` with ``L`` the log
+    transition (no floor, no underflow: the masses of a pair at per-step mu = 30, e^-2000 and below, keep
+    full relative precision).  The work, ``(C+2)^2`` terms per step and law, is bounded by
+    ``LOG_MAX_WORK`` (InputError naming ``cells`` beyond it).
+    """
+    if not grid.lo <= x0 <= grid.hi:
+        raise InputError(f"the initial point x0={x0} lies outside [{grid.lo}, {grid.hi}]", "x0")
+    if int(T) != T or T < 1:
+        raise InputError(f"T must be a positive integer, got {T}", "T")
+    T = int(T)
+    stds = np.atleast_1d(np.asarray(s, dtype=float))
+    per_step = stds.size > 1 or np.ndim(s) > 0
+    if stds.ndim != 1 or (per_step and stds.size != T) or not np.all(stds > 0) or not np.all(np.isfinite(stds)):
+        raise InputError("the per-step noise std eta*sigma must be > 0 (one number, or one per step)", "s")
+    if shuffled is not None and (per_step or int(shuffled) != shuffled or shuffled < 1):
+        raise InputError("shuffled batches need one noise std and l >= 1 batches per epoch", "l")
+    L = len(schedules[0])
+    if L == 0 or any(len(sch) != L for sch in schedules):
+        raise InputError("schedules must be non-empty and of one length", "schedules")
+    C = grid.cells
+    work = float(C + 2) ** 2 * (T - 1) * len(schedules) * (2 if shuffled else 1)
+    if work > LOG_MAX_WORK:
+        raise InputError(f"the log-mass engine needs (C+2)^2 (T-1) laws = {work:.3g} terms, beyond {LOG_MAX_WORK:.3g}: "
+                         f"use fewer cells (C = {C}) or steps (T = {T})", "cells")
+    std = lambda k: float(stds[k] if per_step else stds[0])
+
+    def first(mx: Mixture) -> np.ndarray:
+        return logsumexp(np.stack([np.log(w) + grid.log_row(np.array(x0 + (float(c(np.array(x0))) if callable(c)
+                                                                                  else float(c))), std(0))
+                                   for w, c in zip(mx.weights, mx.displacements) if w > 0]), axis=0)
+
+    out = []
+    steps: dict = {}
+
+    def step(mx: Mixture, k: int):
+        key = (tuple((w, dest.tobytes()) for w, dest in grid._shifts(mx)), std(k))
+        if key not in steps:
+            if per_step:
+                steps.clear()  # one kernel per step: keep only the current ones
+            steps[key] = _log_step(grid, mx, std(k))
+        return steps[key]
+
+    for sch in schedules:
+        if shuffled is None:
+            state = first(sch[0])
+            for k in range(1, T):
+                state = _log_apply(state, step(sch[k % L], k))
+            out.append(state)
+            continue
+        l = int(shuffled)  # as evolve_shuffled: U not used yet this epoch, W used once
+        still, use = sch
+        unused, used = first(still), first(use)
+        for t in range(1, T):
+            if t % l == 0:
+                start = used - np.log(l)
+                unused, used = _log_apply(start, step(still, t)), _log_apply(start, step(use, t))
+            else:
+                unused, used = (_log_apply(unused, step(still, t)),
+                                np.logaddexp(_log_apply(used, step(still, t)), _log_apply(unused, step(use, t))))
+        done = T - l * ((T - 1) // l)
+        rest = 1.0 - done / l
+        state = used - np.log(l)
+        if rest > 0:
+            state = np.logaddexp(state, np.log(rest) + unused)
+        out.append(state)
+    return np.stack(out)
+
+
+__all__ = ["DENSE_FLOOR", "DENSE_MAX_CELLS", "FFT_FLOOR", "IntervalGrid", "LINEAR_REACH", "LOG_MAX_WORK", "Mixture",
+           "evolve", "evolve_log", "evolve_many", "evolve_shuffled", "normal_mass"]

@@ -338,6 +338,8 @@ class GaussianProfile(PrivacyProfile):
 
 #: below this, a mass in linear scale may be the residue of an underflowed tail, not a singular part
 UNDERFLOW_MASS = 1e-250
+#: below this (near the smallest normal double, 2^-1022) a linear mass has lost digits or underflowed
+TINY_MASS = 2.0 ** -1000
 
 
 class DiscreteProfile(PrivacyProfile):
@@ -351,10 +353,20 @@ class DiscreteProfile(PrivacyProfile):
     spurious singular part.  ``error`` is supplied by the builder (the 1-D grid engine attaches its
     refinement estimate); ``coarse``, when given, is the same pair on a grid twice as coarse, used by
     :meth:`error_of`.
+
+    ``resolve``: a builder of linear masses may also pass a function returning the same pair from log
+    masses (the 1-D grid's :func:`~verify.instances.grid.evolve_log`, C^2 terms a step), called once
+    and only when a query needs it: a Rényi divergence when some mass has underflowed (below
+    ``TINY_MASS``, or both to 0) or was floored (``unresolved``), where the missing digits can decide it
+    (``p^alpha q^(1-alpha)`` of e^-800 and e^-3000 is e^1400 at alpha = 2); delta, eps and
+    the tradeoff when such a cell faces a mass above ``UNDERFLOW_MASS`` in the other law (a likelihood
+    ratio that is not known).  If the log engine refuses (too much work, InputError), the linear masses
+    answer as without it.
     """
 
     def __init__(self, p, q, support=None, error: float = 0.0, coarse: "DiscreteProfile | None" = None,
-                 unresolved=None, *, log: bool = False):
+                 unresolved=None, *, log: bool = False,
+                 resolve: "Callable[[], DiscreteProfile] | None" = None):
         p = np.asarray(p, dtype=float).ravel()
         q = np.asarray(q, dtype=float).ravel()
         if p.shape != q.shape:
@@ -378,6 +390,7 @@ class DiscreteProfile(PrivacyProfile):
             with np.errstate(divide="ignore"):
                 log_p, log_q = np.log(p), np.log(q)
         keep = (log_p > -np.inf) | (log_q > -np.inf)
+        self._dropped = not log and not keep.all()  # cells where both linear masses are 0 (maybe underflowed)
         self.unresolved = None if unresolved is None else np.asarray(unresolved, dtype=bool).ravel()[keep]
         if log:
             self.log_p = log_p[keep] - logsumexp(log_p[keep])
@@ -392,6 +405,32 @@ class DiscreteProfile(PrivacyProfile):
         self.error = float(error)
         self.coarse = coarse
         self.mu = None
+        self.resolve = None if log else resolve
+        self._resolved: "DiscreteProfile | None | bool" = None  # False: the log engine refused
+
+    def _exact(self, strict: bool) -> "DiscreteProfile | None":
+        """The same pair from log masses when these linear masses cannot answer (see ``resolve``)."""
+        if self.resolve is None or self._resolved is False:
+            return None
+        needs = self.__dict__.setdefault("_needs", {})
+        if strict not in needs:
+            low = np.minimum(self.p, self.q) < TINY_MASS
+            if self.unresolved is not None:
+                low |= self.unresolved
+            if not strict:
+                low &= np.maximum(self.p, self.q) > UNDERFLOW_MASS
+            needs[strict] = bool(low.any()) or (strict and self._dropped)
+        if not needs[strict]:
+            return None
+        if self._resolved is None:
+            try:
+                exact = self.resolve()
+            except InputError:
+                self._resolved = False
+                return None
+            self._resolved = exact
+        self._resolved.error, self._resolved.coarse = self.error, self.coarse
+        return self._resolved
 
     @classmethod
     def from_log(cls, log_p, log_q, support=None, error: float = 0.0, coarse: "DiscreteProfile | None" = None,
@@ -404,6 +443,9 @@ class DiscreteProfile(PrivacyProfile):
         return (self.p, self.q, self.log_p, self.log_q) if forward else (self.q, self.p, self.log_q, self.log_p)
 
     def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
+        exact = self._exact(strict=True)
+        if exact is not None:
+            return exact._renyi(alpha, forward)
         p, q, lp, lq = self._pair(forward)
         on = lp > -np.inf
         singular = on & (lq == -np.inf)
@@ -432,6 +474,9 @@ class DiscreteProfile(PrivacyProfile):
         return llr[order], self.p[order], self.q[order]
 
     def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
+        exact = self._exact(strict=False)
+        if exact is not None:
+            return exact._delta(eps, forward)
         llr, p, q = self._sorted
         if not forward:
             llr, p, q = -llr[::-1], q[::-1], p[::-1]
@@ -452,6 +497,9 @@ class DiscreteProfile(PrivacyProfile):
     def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
         # delta(eps) = 0 beyond the largest finite log-likelihood ratio: the bracket reaches it (a pair at
         # a large mu has eps(delta) ~ mu^2/2, beyond invert_delta's default end 1e4)
+        exact = self._exact(strict=False)
+        if exact is not None:
+            return exact._eps(delta, forward)
         llr = self._sorted[0] if forward else -self._sorted[0][::-1]
         finite = llr[np.isfinite(llr)]
         top = float(finite.max()) if finite.size else 0.0
@@ -459,6 +507,9 @@ class DiscreteProfile(PrivacyProfile):
 
     def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
         # Neyman–Pearson: reject P in favour of Q where q/p is largest (Dong, Roth, Su 2022, Def. 2.1)
+        exact = self._exact(strict=False)
+        if exact is not None:
+            return exact._tradeoff(a, forward)
         llr, p, q = self._sorted
         if forward:  # T(P, Q): order by q/p decreasing = llr increasing
             p_o, q_o = p[::-1], q[::-1]
@@ -483,6 +534,9 @@ class DiscreteProfile(PrivacyProfile):
         """
         if name not in ("renyi", "delta", "eps", "tradeoff"):
             raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
+        exact = self._exact(strict=name == "renyi")
+        if exact is not None:  # the log masses have no floored cells: the refinement estimate only
+            return exact.error_of(name, *args, **kwargs)
         fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
         total = np.zeros(fine.shape)
         others = [self.coarse] if self.coarse is not None else []
@@ -498,7 +552,31 @@ class DiscreteProfile(PrivacyProfile):
             with np.errstate(invalid="ignore"):
                 diff = np.abs(fine - rough)
             total = total + np.where(np.isinf(fine) & np.isinf(rough), 0.0, diff)
+        if name == "eps" and self.coarse is not None and self.support is not None:
+            total = total + self._llr_step(fine)
         return float(np.max(total))
+
+    def _llr_step(self, eps: np.ndarray) -> np.ndarray:
+        """The jump of the log-likelihood ratio between neighbouring grid cells where it crosses each
+        ``eps``: the resolution of eps(delta) on this grid.  At a large mu the ratio changes by mu h / s
+        per cell, and a fine and a coarse grid can give the same eps (the optimal set a union of coarse
+        cells) while both miss the continuous value by up to that jump (a cell's ratio lies within its
+        range of the continuous one: eps_true <= eps_grid + jump for one binned step)."""
+        order = np.argsort(self.support, kind="stable")
+        with np.errstate(invalid="ignore"):
+            llr = (self.log_p - self.log_q)[order]
+        llr = llr[np.isfinite(llr)]
+        if llr.size < 2:
+            return np.zeros(np.shape(eps))
+        a, b = llr[:-1], llr[1:]
+        jump = np.abs(b - a)
+        out = np.zeros(np.size(eps))
+        for i, e in enumerate(np.ravel(eps)):
+            for x in (e, -e):  # forward and backward ratios
+                crossing = (np.minimum(a, b) <= x) & (np.maximum(a, b) >= x)
+                if crossing.any():
+                    out[i] = max(out[i], float(jump[crossing].max()))
+        return out.reshape(np.shape(eps))
 
     def extrapolate(self, name: str, *args, **kwargs):
         """Richardson extrapolation ``(4 v_h - v_2h) / 3`` of a quantity from the coarse companion.

@@ -21,7 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from verify.errors import InputError
-from verify.privacy.gaussian import gdp_delta, gdp_eps, gdp_log_delta, gdp_to_rdp
+from verify.privacy.gaussian import _gdp_log_delta, gdp_delta, gdp_eps, gdp_log_delta, gdp_to_rdp
 from verify.privacy.rdp import rdp_to_dp_improved
 
 #: ``evaluate(at)`` returns a theorem's value at its notion parameter ``at`` (None for gdp)
@@ -203,15 +203,20 @@ def effective_mu(profile) -> float:
     if hasattr(profile, "exact_mu"):  # a pair that knows its own mu (e.g. monotone likelihood ratio)
         return float(profile.exact_mu())
     deltas = np.asarray(profile.delta(MU_EPS_GRID), dtype=float)
+    resolved = deltas < 1.0 - SATURATED  # (a rounded sum may even exceed 1: gdp_delta never does)
+    used = (deltas > 1e-14) & resolved
     lo = np.zeros_like(deltas)
     hi = np.full_like(deltas, 60.0)
     for _ in range(80):  # bisection: gdp_delta is increasing in mu
         mid = 0.5 * (lo + hi)
-        below = np.asarray(gdp_delta(np.maximum(mid, 1e-12), MU_EPS_GRID)) < deltas
+        if np.all(mid[used] == lo[used]):
+            break  # lo can no longer move where it is read (mid rounds to it): the 80 halvings' result
+        # gdp_delta(mid, eps) for mid >= 1e-12 (its own validation and edge cases skipped: not reached)
+        with np.errstate(all="ignore"):
+            below = np.exp(_gdp_log_delta(np.maximum(mid, 1e-12), MU_EPS_GRID)) < deltas
         lo = np.where(below, mid, lo)
         hi = np.where(below, hi, mid)
-    resolved = deltas < 1.0 - SATURATED  # (a rounded sum may even exceed 1: gdp_delta never does)
-    mu = float(np.max(np.where((deltas > 1e-14) & resolved, lo, 0.0)))
+    mu = float(np.max(np.where(used, lo, 0.0)))
     if np.all(resolved):
         return mu
     # delta(eps) is 1 to double precision somewhere on the grid (mu >~ 14): it no longer tells mu

@@ -218,11 +218,14 @@ def _by_composition(p, mu, steps, *xs, evaluate: Callable[..., np.ndarray], step
 
 def _delta_or_limit(adjacency: str):
     """delta(eps) of the T-fold composition, or its mu -> infinity limit where it equals it to float precision
-    (noise so small that no PLD grid can hold the loss: ``subsampled_delta_limit``), for an array of eps."""
+    (noise so small that no PLD grid can hold the loss: ``subsampled_delta_limit``), for an array of eps.
+    At ``p = 1`` every adjacency is ``G_mu`` per step, and the composition is ``G_{mu sqrt T}`` in closed form."""
 
     def evaluate(p: float, mu: float, T: int, eps: np.ndarray) -> np.ndarray:
         from verify.privacy.pld import subsampled_delta_limit  # see _composition
 
+        if p == 1.0:
+            return np.asarray(gdp_delta(_composed_gaussian_mu(mu, T), eps), dtype=float)
         limits = [subsampled_delta_limit(p, mu, T, float(e)) for e in eps]
         out = np.array([np.nan if v is None else v for v in limits], dtype=float)
         rest = np.isnan(out)
@@ -231,6 +234,14 @@ def _delta_or_limit(adjacency: str):
         return out
 
     return evaluate
+
+
+def _composed_gaussian_mu(mu: float, steps: int, mu_last: float | np.ndarray = 0.0) -> float | np.ndarray:
+    """mu of ``G_mu^{⊗steps} ⊗ G_{mu_last}``: ``sqrt(steps mu^2 + mu_last^2)`` (DRS22 Cor. 2), the exact
+    composition at sampling rate ``p = 1`` (``C_1(G_mu) = G_mu``, and without subsampling both orderings
+    of add/remove and replace-one are ``G_mu``).  No PLD is built: the closed form is exact, where the
+    pessimistic PLD would only bound it (and needs a grid of ``mu sqrt(steps) / h`` points)."""
+    return np.hypot(mu * np.sqrt(float(steps)), mu_last)
 
 
 def _symm_subsampled_delta(p, mu, steps, eps) -> np.ndarray:
@@ -251,10 +262,15 @@ def _symm_subsampled_shift_delta(p, mu, steps, mu_last, eps) -> np.ndarray:
     trivial = (mu_last > 0) & (np.asarray(gdp_delta(mu_last, eps), dtype=float) >= 1.0 - 1e-16)
     rest = ~trivial
     if rest.any():
-        out[rest] = _by_composition(
-            p[rest], mu[rest], steps[rest], mu_last[rest], eps[rest], steps_name="T - tau",
-            evaluate=lambda pg, mug, k, m, e: _composition(pg, mug, k, "symmetric").delta_with_gaussian(m, e))
+        out[rest] = _by_composition(p[rest], mu[rest], steps[rest], mu_last[rest], eps[rest], steps_name="T - tau",
+                                    evaluate=_delta_with_gaussian)
     return out
+
+
+def _delta_with_gaussian(p: float, mu: float, k: int, mu_last: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    if p == 1.0:  # G_mu^{⊗k} ⊗ G(mu_last) is a Gaussian mechanism
+        return np.asarray(gdp_delta(_composed_gaussian_mu(mu, k, mu_last), eps), dtype=float)
+    return _composition(p, mu, k, "symmetric").delta_with_gaussian(mu_last, eps)
 
 
 def _poisson_subsampled_delta(p, mu, steps, eps) -> np.ndarray:
@@ -264,6 +280,8 @@ def _poisson_subsampled_delta(p, mu, steps, eps) -> np.ndarray:
 
 def _poisson_eps(p: float, mu: float, T: int, delta: np.ndarray) -> np.ndarray:
     # delta(0) <= 1 - (1-p)^T for every mu (subsampled_delta_limit): such a delta is met at eps = 0
+    if p == 1.0:  # G_mu^{⊗T} = G_{mu sqrt T}
+        return np.asarray(gdp_eps(_composed_gaussian_mu(mu, T), delta), dtype=float)
     out = np.zeros(delta.shape)
     met = delta >= -np.expm1(T * np.log1p(-p)) if 0.0 < p < 1.0 else np.zeros(delta.shape, dtype=bool)
     rest = ~met

@@ -27,7 +27,10 @@ Memory is bounded by construction. Before a composition is built its peak size i
 (:func:`composition_bytes`) and a composition beyond :data:`BUILD_BYTES` is refused with an InputError
 naming ``T`` (or the interval, or ``mu``), never attempted. Built PLDs live in a least-recently-used
 cache bounded in bytes (:data:`CACHE`, :data:`CACHE_BYTES`: the one cache class of :mod:`verify.cache`,
-each value measured as it is held), shared with :mod:`verify.privacy.operators`.
+each value measured as it is held), shared with :mod:`verify.privacy.operators`. A cached composition
+keeps its probabilities and two suffix sums (24 bytes a point; the losses are computed from the index).
+The operators never build a PLD at ``p = 1`` (a composed Gaussian, closed form), which were the largest
+entries of the soundness search and half its build time.
 A last Gaussian step is composed analytically (:meth:`Composition.delta_with_gaussian`), so no grid is
 ever built for it, however small its noise.
 """
@@ -49,7 +52,7 @@ from verify import validate
 from verify.cache import BoundedCache
 from verify.errors import InputError
 from verify.privacy.fdp import _inverse_amplification, subsampled_gaussian_delta
-from verify.privacy.gaussian import _numeric, _result, gdp_eps, gdp_log_delta
+from verify.privacy.gaussian import _numeric, _result, gdp_delta_terms, gdp_eps, gdp_log_delta
 
 __all__ = [
     "CACHE", "CACHE_BYTES", "BUILD_BYTES", "Composition", "composition_bytes",
@@ -73,10 +76,13 @@ BUILD_BYTES = 3 * 2**29  # 1.5 GiB: with the cache and the interpreter, a worker
 _TAIL_TRUNCATION = 1e-15
 _LOG_MASS_TRUNCATION = -50.0
 #: peak bytes per point: FFT self-composition (complex input, power, inverse, rolled copy) and one entry
-#: of a cached composition (probabilities, losses, two suffix sums)
+#: of a cached composition (probabilities and two suffix sums; the losses are computed from the index)
 _FFT_BYTES_PER_POINT = 64
-_CACHED_BYTES_PER_POINT = 32
+_CACHED_BYTES_PER_POINT = 24
 
+
+#: dp_accounting keeps a PMF of at most this many points sparse (``pld_pmf._MAX_PMF_SPARSE_SIZE``)
+_SPARSE_PMF_SIZE = int(getattr(_pld_pmf, "_MAX_PMF_SPARSE_SIZE", 1000))
 
 #: the cache of built PLDs (one-step and composed), measured by :func:`verify.cache.nbytes_of`
 CACHE = BoundedCache(CACHE_BYTES)
@@ -198,7 +204,29 @@ def _step_pmf(p: float, mu: float, kind: str, h: float):
     with np.errstate(all="ignore"):  # the curves handle their limits explicitly
         deltas = np.clip(_step_curve(p, mu, kind, np.arange(k_lo, k_hi + 1) * h), 0.0, 1.0)
     deltas = np.minimum.accumulate(deltas)  # exact curve is non-increasing; remove rounding ripples
-    return _pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(h, k_lo, k_hi, deltas)
+    return _connect_dots_pmf(h, k_lo, k_hi, deltas)
+
+
+def _connect_dots_pmf(h: float, k_lo: int, k_hi: int, deltas: np.ndarray):
+    """The pessimistic connect-the-dots PMF of a non-increasing curve ``deltas`` on the grid ``k h``,
+    ``k_lo <= k <= k_hi`` (Doroshenko et al. 2022, Alg. 1): mass
+    ``((d_{i+1} - d_i) - e^h (d_i - d_{i-1})) / (e^h - 1)`` at ``eps_i``, ``1 - d_1 + (d_2 - d_1) / (e^h - 1)`` at
+    the first point, ``(d_n - d_{n-1}) / (e^{-h} - 1)`` at the last, ``d_n`` at infinity.
+
+    dp_accounting's ``create_pmf_pessimistic_connect_dots_fixed_gap`` computes these masses with numpy
+    and then passes them through a Python dict of one entry per point (a third of an exact Poisson
+    accounting's time); here the same arithmetic, in the same order, is handed to its ``DensePLDPmf``
+    directly, so the PMF is bit for bit the one it builds (``tests/privacy/test_pld_shortcuts.py``).
+    Below its sparse-size threshold dp_accounting builds a sparse PMF: its own function is called.
+    """
+    if deltas.size <= _SPARSE_PMF_SIZE:
+        return _pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(h, k_lo, k_hi, deltas)
+    diffs = np.diff(deltas)
+    probs = np.empty_like(deltas)
+    probs[0] = 1 - deltas[0] + diffs[0] / math.expm1(h)
+    probs[1:-1] = (diffs[1:] - diffs[:-1] * math.exp(h)) / math.expm1(h)
+    probs[-1] = diffs[-1] / math.expm1(-h)
+    return _pld_pmf.DensePLDPmf(h, k_lo, np.maximum(0.0, probs), deltas[-1], pessimistic_estimate=True)
 
 
 def _step_kinds(adjacency: str, p: float) -> tuple[str, ...]:
@@ -356,22 +384,52 @@ class _HockeyStick:
     ``U_i = m + sum_{j>=i} p_j``, ``W_i = sum_{j>=i} p_j e^{-(j-i) h}`` (suffix sums, computed once).
     """
 
+    __slots__ = ("probs", "first", "h", "size", "infinity_mass", "upper", "lower")
+
     def __init__(self, pmf):
         dense = pmf.to_dense_pmf()
         # private fields of DensePLDPmf (dp_accounting 0.6): the grid and the masses
-        h = dense._discretization
+        self.h = h = float(dense._discretization)
         self.probs = np.asarray(dense._probs, dtype=float)
-        self.losses = (np.arange(self.probs.size) + dense._lower_loss) * h
+        self.first = int(dense._lower_loss)
+        self.size = int(self.probs.size)
         self.infinity_mass = float(dense._infinity_mass)
         self.upper = self.infinity_mass + np.cumsum(self.probs[::-1])[::-1]
         self.lower = lfilter([1.0], [1.0, -np.exp(-h)], self.probs[::-1])[::-1]
 
+    # The losses l_i = (i + first) h are not kept (a cached composition holds millions of points): each
+    # is computed as dp_accounting computes it, from the integer index, so values are bit for bit the same.
+
+    def loss(self, i) -> np.ndarray | float:
+        """The loss ``l_i`` of index ``i`` (integer or integer array)."""
+        return (np.asarray(i, dtype=np.int64) + self.first) * self.h
+
+    def losses(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """The losses ``l_start .. l_{stop-1}``."""
+        return (np.arange(start, self.size if stop is None else stop) + self.first) * self.h
+
+    def search(self, x, side: str = "left") -> np.ndarray:
+        """``np.searchsorted(losses, x, side)`` without the losses array: the index from ``x / h``, then
+        corrected against the exact losses (the division can round across a grid point)."""
+        x = np.asarray(x, dtype=float)
+        with np.errstate(invalid="ignore"):
+            guess = np.clip(np.ceil(x / self.h) - self.first, 0, self.size)
+        i = np.where(np.isnan(guess), self.size, guess).astype(np.int64)
+        for _ in range(2):
+            below = i > 0
+            previous = self.loss(np.maximum(i - 1, 0))
+            i = i - (below & ((previous >= x) if side == "left" else (previous > x)))
+            above = i < self.size
+            current = self.loss(np.minimum(i, self.size - 1))
+            i = i + (above & ((current < x) if side == "left" else (current <= x)))
+        return i
+
     def delta(self, eps: np.ndarray) -> np.ndarray:
-        i = np.searchsorted(self.losses, eps, side="left")
-        inside = i < self.losses.size
+        i = self.search(eps, side="left")
+        inside = i < self.size
         out = np.full(eps.shape, self.infinity_mass)
         ii = i[inside]
-        out[inside] = self.upper[ii] - np.exp(eps[inside] - self.losses[ii]) * self.lower[ii]
+        out[inside] = self.upper[ii] - np.exp(eps[inside] - self.loss(ii)) * self.lower[ii]
         return np.clip(out, self.infinity_mass, 1.0)
 
     def delta_with_gaussian(self, mu: float, eps: float) -> float:
@@ -388,19 +446,19 @@ class _HockeyStick:
         """
         cut = 0.5 * mu * mu + 12.0 * mu
         tail = float(np.exp(np.asarray(gdp_log_delta(mu, cut), dtype=float)))
-        n = self.losses.size
-        i_lo = int(np.searchsorted(self.losses, eps - cut, side="right"))  # l_i <= eps - c: x >= c
-        i_hi = int(np.searchsorted(self.losses, eps + cut, side="left"))  # l_i >= eps + c: x <= -c
+        n = self.size
+        i_lo = int(self.search(eps - cut, side="right"))  # l_i <= eps - c: x >= c
+        i_hi = int(self.search(eps + cut, side="left"))  # l_i >= eps + c: x <= -c
         total = self.infinity_mass + tail * float(np.sum(self.probs[:i_lo]))
         if i_hi < n:  # sum_{i >= i_hi} p_i (1 - e^{eps - l_i}) + e^{eps - l_i} p_i delta_G(c)
-            high = (self.upper[i_hi] - self.infinity_mass) - np.exp(eps - self.losses[i_hi]) * self.lower[i_hi]
+            high = (self.upper[i_hi] - self.infinity_mass) - np.exp(eps - self.loss(i_hi)) * self.lower[i_hi]
             total += max(float(high), 0.0) + tail * float(self.upper[i_hi] - self.infinity_mass)
         chunk = 1 << 20
         for start in range(i_lo, i_hi, chunk):
             stop = min(start + chunk, i_hi)
             w = self.probs[start:stop]
-            x = eps - self.losses[start:stop]
-            total += float(np.sum(w * np.exp(np.asarray(gdp_log_delta(mu, x), dtype=float))))
+            x = eps - self.losses(start, stop)
+            total += float(np.sum(w * gdp_delta_terms(mu, x)))
         return min(total, 1.0)
 
     def eps(self, delta: np.ndarray) -> np.ndarray:
@@ -410,17 +468,17 @@ class _HockeyStick:
         delta = np.asarray(delta, dtype=float)
         at_grid = self.upper - self.lower  # delta(l_i), non-increasing
         i = np.searchsorted(-at_grid, -delta, side="left")  # first i with delta(l_i) <= delta
-        n = self.losses.size
+        n = self.size
         out = np.empty(delta.shape)
         beyond = i >= n
-        out[beyond] = max(float(self.losses[-1]), 0.0)
+        out[beyond] = max(float(self.loss(n - 1)), 0.0)
         j = np.minimum(i, n - 1)
-        previous = np.where(i > 0, self.losses[np.maximum(i - 1, 0)], 0.0)
+        previous = np.where(i > 0, self.loss(np.maximum(i - 1, 0)), 0.0)
         at_previous = ~beyond & ((self.lower[j] <= 0.0) | (self.upper[j] <= delta))
         out[at_previous] = previous[at_previous]
         inside = ~beyond & ~at_previous
         with np.errstate(divide="ignore", invalid="ignore"):
-            out[inside] = self.losses[j[inside]] + np.log((self.upper[j[inside]] - delta[inside]) / self.lower[j[inside]])
+            out[inside] = self.loss(j[inside]) + np.log((self.upper[j[inside]] - delta[inside]) / self.lower[j[inside]])
         out = np.maximum(out, 0.0)
         out[self.infinity_mass > delta] = np.inf
         return out
@@ -589,8 +647,8 @@ class Composition:
         a = validate.array("a", a, low=0.0, high=1.0)
         if eps_grid is None:
             curves = self._hockey_sticks()
-            lo = min(float(c.losses[0]) for c in curves)
-            hi = max(float(c.losses[-1]) for c in curves)
+            lo = min(float(c.loss(0)) for c in curves)
+            hi = max(float(c.loss(c.size - 1)) for c in curves)
             eps_grid = np.linspace(min(lo, -hi), max(hi, -lo), 4001)
         eps_grid = validate.array("eps_grid", eps_grid).ravel()
         deltas = np.asarray(self.delta(eps_grid), dtype=float)
