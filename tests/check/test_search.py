@@ -14,13 +14,11 @@ import pytest
 import sympy as sp
 
 import theorems
-from verify.check import references as refs
 from verify.check import soundness as soundness_module
 from verify.check.domain import search_coordinates, search_point
 from verify.check.engine import profile
 from verify.check.evidence import SoundnessChecked, Witness
 from verify.check.soundness import Budget, candidate_families, corner_points, soundness
-from verify.instances.instance import PROFILES
 from verify.setting import Setting
 from verify.theorem import Claim, Source, Theorem, sym
 
@@ -35,16 +33,6 @@ def _theorem(bound, notion="gdp", setting=LINEAR_FULL, **extra) -> Theorem:
 
 def _mu_step(params) -> float:
     return params["Delta"] / (params["n"] * params["sigma"])
-
-
-@pytest.fixture
-def fresh_caches():
-    budgets = PROFILES.budget, refs.INSTANCES.budget
-    PROFILES.clear()
-    refs.INSTANCES.clear()
-    yield
-    PROFILES.clear(budget=budgets[0])
-    refs.INSTANCES.clear(budget=budgets[1])
 
 
 def test_points_keep_the_canonical_identities_and_the_drawn_groups():

@@ -25,17 +25,6 @@ from verify.theorem import Claim, Source, Theorem, sym
 WALK = {"n": 10, "eta": 0.1, "sigma": 1.0, "T": 20, "Delta": 1.0, "D": 1.0}
 
 
-@pytest.fixture
-def fresh_caches():
-    """Empty caches with their usual budgets, restored afterwards."""
-    budgets = PROFILES.budget, refs.INSTANCES.budget
-    PROFILES.clear()
-    refs.INSTANCES.clear()
-    yield
-    PROFILES.clear(budget=budgets[0])
-    refs.INSTANCES.clear(budget=budgets[1])
-
-
 def _pair(cells: int, seed: int = 0) -> DiscreteProfile:
     rng = np.random.default_rng(seed)
     p, q = rng.random(cells) + 0.1, rng.random(cells) + 0.1

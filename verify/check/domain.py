@@ -13,12 +13,16 @@ soundness search, whose deterministic corners are :func:`corner_units`.
 
 from __future__ import annotations
 
-from typing import Mapping
+import functools
+import math
+from dataclasses import dataclass
+from typing import Callable, Mapping
 
 import numpy as np
+import sympy as sp
 from hypothesis import strategies as st
 
-from verify.theorem import VOCABULARY, Theorem
+from verify.theorem import SYMBOLS, VOCABULARY, Assumption, Theorem
 
 # log10 ranges of the positive continuous quantities
 LOG_RANGES: dict[str, tuple[float, float]] = {
@@ -276,7 +280,14 @@ CORNER_BASE = {"mu": float(np.log(1 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RAN
 
 _MU_LARGE = 1.0  # mu_step = 30
 _MU_10 = float(np.log(10 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RANGE[0]))
+_MU_2 = float(np.log(2 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RANGE[0]))
 _T1 = {"T": 0.0, "E": 0.0}
+
+#: the strongest contraction (m = M, the end of the assumption M >= m) at a step that is not nearly
+#: private (mu_step = 2), the notion parameters at their upper ends (it is the last of :data:`CORNERS`):
+#: where a strongly convex bound leans hardest on forgetting the past (Altschuler & Talwar 2022, (5.3) as
+#: printed fails there).  A family whose reference is costly tries it too, besides the first corners.
+STRONG_CONTRACTION = {"mM": 1.0, "mu": _MU_2}
 
 #: the corners always tried, as overrides of :data:`CORNER_BASE` (notion parameters rotate separately),
 #: most telling first: a family whose reference is costly tries only the first few
@@ -288,6 +299,7 @@ CORNERS: tuple[dict[str, float], ...] = (
     {"mu": _MU_LARGE}, {"mu": _MU_10}, {"mu": 0.0, "T": 1.0, "E": 1.0},
     {"T": 1.0, "E": 1.0}, {"DES": 0.0}, {"DES": 1.0}, {"mu": _MU_10, "DES": 0.2},
     {"b": 0.0}, {"b": 0.0, "mu": _MU_10, **_T1}, {"mM": 1.0}, {"mM": 1.0, "b": 1.0, "mu": 0.0},
+    STRONG_CONTRACTION,
 )
 #: the notion parameters' unit draws cycled over the corners: mid, near the lower end, the upper end
 NOTION_CORNERS = (0.5, 0.0, 1.0, 0.25, 0.75)
@@ -331,3 +343,88 @@ def with_steps(u: Mapping[str, float], T: float, cyclic: bool) -> dict[str, floa
     else:
         moved["T"] = _int_unit(T, T_MAX)
     return moved
+
+
+# ---------------------------------------------------------------------------------------------------
+# assumption boundaries: where a bound is used at the edge of what its proof allows
+# ---------------------------------------------------------------------------------------------------
+#
+# A bound's worst case often lies ON an assumption's boundary (Chourasia et al. 2021, Thm 4 in (eps,
+# delta): exact/bound peaks at eps = 2 log(1/delta)), which random draws never hit.  The search makes
+# an assumption tight by bisecting one unit coordinate; how tight it is reads off the relative slack.
+
+#: relative slack at or under which an assumption counts as tight
+TIGHT = 1e-9
+
+#: the unit coordinates drawn as integers (l, b, E, T, d): bisection on them stops at the last
+#: admissible integer, which is as tight as the integers allow
+INTEGER_COORDINATES = frozenset({"l", "b", "E", "T", "d"})
+
+_INEQUALITIES = (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)
+
+
+@dataclass(frozen=True)
+class Slack:
+    """An inequality assumption ``lts <(=) gts`` read as its relative slack
+    ``(gts - lts) / sum |terms of gts - lts|``: positive inside, 0 on the boundary, negative outside,
+    and in [-1, 1] whatever the scale of the parameters."""
+
+    assumption: Assumption
+    symbols: frozenset[str]
+    terms: Callable
+
+    def __call__(self, params: Mapping[str, float]) -> float:
+        """The relative slack at ``params`` (NaN where the terms are not finite)."""
+        with np.errstate(all="ignore"):
+            try:
+                values = [float(t) for t in self.terms(*(params[s] for s in sorted(self.symbols)))]
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+                return math.nan
+        scale = math.fsum(abs(v) for v in values)
+        if not math.isfinite(scale):
+            return math.nan
+        return math.fsum(values) / scale if scale > 0 else 0.0
+
+
+def assumption_slacks(theorem: Theorem) -> tuple[Slack, ...]:
+    """The theorem's inequality assumptions that can be made tight, as :class:`Slack` (in the record's
+    order).  Left out: equalities and compound conditions, and an inequality whose difference is a single
+    term (``eps > 0``, ``m > 0``: a domain whose edge is a limit the point map reaches as a coordinate's
+    end, never at a relative slack of 0)."""
+    return _slacks(theorem.assumptions)
+
+
+@functools.lru_cache(maxsize=512)
+def _slacks(assumptions: tuple[Assumption, ...]) -> tuple[Slack, ...]:
+    out = []
+    for assumption in assumptions:
+        relation = assumption.relation
+        if not isinstance(relation, _INEQUALITIES):
+            continue
+        terms = sp.Add.make_args(relation.gts - relation.lts)
+        if len(terms) < 2:
+            continue
+        names = frozenset(s.name for s in relation.free_symbols if s.name in SYMBOLS)
+        if len(names) != len(relation.free_symbols):
+            continue  # a symbol outside the vocabulary: not a parameter the search draws
+        args = [SYMBOLS[name] for name in sorted(names)]
+        out.append(Slack(assumption, names, sp.lambdify(args, list(terms), modules="numpy")))
+    return tuple(out)
+
+
+def coordinate_moves(coordinates: tuple[str, ...], full_batch: bool = False,
+                     cyclic: bool = False) -> dict[str, frozenset[str]]:
+    """For each unit coordinate, the canonical quantities a change of it moves (read off the point map at
+    two draws of that coordinate, the others at their corner base)."""
+    return dict(_coordinate_moves(tuple(coordinates), full_batch, cyclic))
+
+
+@functools.lru_cache(maxsize=64)
+def _coordinate_moves(coordinates: tuple[str, ...], full_batch: bool, cyclic: bool):
+    base = {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
+    out = []
+    for name in coordinates:
+        low = search_point({**base, name: 0.23}, full_batch, cyclic)
+        high = search_point({**base, name: 0.77}, full_batch, cyclic)
+        out.append((name, frozenset(k for k in low.keys() | high.keys() if low.get(k) != high.get(k))))
+    return tuple(out)

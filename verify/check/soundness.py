@@ -2,15 +2,19 @@
 
 The soundness search draws points in the theorem's own coordinates (:func:`verify.check.domain.search_point`:
 per-step mu, eta*M, m/M, D/(eta sigma), l, b, E, T and the notion parameters, on scales that reach the
-regimes where errors live), and runs in four phases, each counted in the evidence's budget:
+regimes where errors live), and runs in five phases, each counted in the evidence's budget:
 
 1. ``replayed``: the record's kept instances (``examples`` naming a ``family``);
 2. ``corners``: a deterministic list always tried (T = 1, T at the bound's saturation point and +-1,
-   l in {1, 2, 3}, eta*M near 2, near 2/(1 + m/M) and small, m -> 0, q = 1, large mu, each searched
-   family keyword at its ends), with every candidate family;
+   l in {1, 2, 3}, eta*M near 2, near 2/(1 + m/M) and small, m -> 0, m = M (also at mu_step = 2: the
+   strongest contraction, tried by costly families too), q = 1, large mu, each searched family keyword at
+   its ends), with every candidate family;
 3. ``random``: hypothesis draws, steered by ``target()`` towards the largest exact/bound (upper) or
    bound/exact (lower); a failure is shrunk by hypothesis;
-4. ``guided``: a local optimiser (Nelder-Mead on the unit coordinates, integers rounded, clamped to
+4. ``boundary``: from the best points found so far, each inequality assumption made tight in turn, by
+   bisecting one unit coordinate that moves it (:meth:`_Search.boundary`): a bound's worst case often lies
+   on an assumption's boundary, which random draws never hit;
+5. ``guided``: a local optimiser (Nelder-Mead on the unit coordinates, integers rounded, clamped to
    [0, 1]) started from the best points found, so that the reported tightness is a supremum estimate.
 
 A violation is declared only with a certified margin (:func:`verify.check.certify.violation_margin`).  The obligation reports the shrunk counterexample and the largest-margin one.
@@ -45,8 +49,10 @@ from scipy import optimize
 
 from verify.check import certify
 from verify.check import references as refs
-from verify.check.domain import (admissible, admissible_canonical, canonical_points, corner_units, search_coordinates,
-                                 l_unit, search_point, search_strategy, searched_corners, with_steps)
+from verify.check.domain import (INTEGER_COORDINATES, STRONG_CONTRACTION, TIGHT, Slack, admissible,
+                                 admissible_canonical, assumption_slacks, canonical_points, coordinate_moves,
+                                 corner_units, l_unit, search_coordinates, search_point, search_strategy,
+                                 searched_corners, with_steps)
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.verdict import Obligation
 from verify.errors import InputError
@@ -55,7 +61,7 @@ from verify.theorem import SYMBOLS, Theorem
 
 #: failures of a reference or a bound at one point: skipped and counted, never fatal
 POINT_FAILURES = (InputError, FloatingPointError, OverflowError, ZeroDivisionError)
-PHASES = ("replayed", "corners", "random", "guided")
+PHASES = ("replayed", "corners", "random", "boundary", "guided")
 ONE_BATCH, TWO_BATCHES = l_unit(1), l_unit(2)  # the unit draws of l = 1 and l = 2
 LARGE_MU = 0.8  # the unit draw of mu_step = 5
 
@@ -63,7 +69,9 @@ LARGE_MU = 0.8  # the unit draw of mu_step = 5
 @dataclass(frozen=True)
 class Budget:
     """How hard the search looks (per theorem): random draws, corners per costly family, the guided
-    phase's evaluations and starts, and the shrink's evaluations for a failure found outside hypothesis."""
+    phase's evaluations and starts, the shrink's evaluations for a failure found outside hypothesis, and
+    the boundary phase's reference evaluations (on closed-form references, and on costly ones: a numeric
+    operator, a grid, a quadrature) and starting points."""
 
     random: int = 40
     corners: int = 10_000  # corner evaluations in all (shared round robin by the families)
@@ -71,6 +79,13 @@ class Budget:
     guided: int = 0
     starts: int = 2
     shrink: int = 40
+    boundary: int = 24
+    costly_boundary: int = 2
+    boundary_starts: int = 3
+
+#: assumption evaluations (the point map and the assumptions' closed forms, no reference) one bisection
+#: may spend: the relative slack halves with the bracket, so 60 reach TIGHT from any unit bracket
+BISECTIONS = 60
 
 
 @dataclass
@@ -431,10 +446,13 @@ class _Search:
         return found
 
     def _costly_corners(self, family) -> list[dict]:
-        """A family with a costly reference: the first corners, two saturation corners and its own
-        searched keywords' ends (at the base corner)."""
-        units = [u for u in corner_units(self.coordinates) if u["mu"] < LARGE_MU or u["T"] == u["E"] == 0.0]
+        """A family with a costly reference: the first corners, the strong-contraction corner
+        (:data:`~verify.check.domain.STRONG_CONTRACTION`), two saturation corners and its own searched
+        keywords' ends (at the base corner)."""
+        every = corner_units(self.coordinates)
+        units = [u for u in every if u["mu"] < LARGE_MU or u["T"] == u["E"] == 0.0]
         units = units[:self.budget.costly_corners]  # a large mu over many steps: the costliest composition
+        units += [u for u in every if all(u[k] == v for k, v in STRONG_CONTRACTION.items()) and u not in units]
         units += self._saturation_corners(units[:1])[:2]
         searched = tuple(getattr(family, "searched", {}) or {})
         return units + searched_corners(self.coordinates, searched)[::2]
@@ -489,6 +507,148 @@ class _Search:
                 prop()
         except (Unsatisfiable, AssertionError):
             pass  # no admissible instance, or the failure hypothesis shrank: both are in ``record``
+
+    def boundary(self) -> tuple[str, dict] | None:
+        """Make the theorem's assumptions tight, from the best points found so far; stops at the first
+        violation (returned).
+
+        From each of the best few points (distinct, by score), every inequality assumption in turn
+        (:func:`~verify.check.domain.assumption_slacks`) is made tight by :meth:`_tighten` and the tight
+        point is compared (each such comparison is the phase's cost); the walk goes on from a tight
+        point that could be compared, so that two assumptions can end up tight together (Chourasia et
+        al. 2021, Thm 4 in (eps, delta): exact/bound peaks at m = M and eps = 2 log(1/delta) at once).
+        Generic: no assumption is known by name.
+        """
+        self.record.phase = "boundary"
+        slacks = assumption_slacks(self.theorem)
+        if not slacks:
+            return None
+        moves = coordinate_moves(self.coordinates, self.full, self.cyclic)
+        coordinates = {id(slack): [k for k in self.coordinates if moves.get(k, frozenset()) & slack.symbols]
+                       for slack in slacks}
+        left, tried = {False: self.budget.boundary, True: self.budget.costly_boundary}, set()
+        for name, start in self._best(self.budget.boundary_starts):
+            costly = _costly(self.theorem, refs.families()[name])
+            current = start
+            for slack in slacks:
+                if left[costly] <= 0:
+                    break
+                moved = self._tighten(current, slack, coordinates[id(slack)])
+                if moved is None:
+                    continue
+                key = self._key(name, moved)
+                if key in tried:
+                    continue
+                tried.add(key)
+                left[costly] -= 1
+                score, margin = self.evaluate(name, moved)
+                if margin is not None:
+                    return name, moved
+                if score is not None:
+                    current = moved
+        return None
+
+    def _best(self, count: int, costly: bool = True) -> list[tuple[str, dict]]:
+        """The ``count`` best distinct (family, unit coordinates) compared so far (``costly``: families
+        whose reference is costly too)."""
+        starts, seen = [], set()
+        for score, name, u in sorted(self.record.best, key=lambda s: -s[0]):
+            key = self._key(name, u)
+            if key in seen or (not costly and _costly(self.theorem, refs.families()[name])):
+                continue
+            seen.add(key)
+            starts.append((name, u))
+            if len(starts) >= count:
+                break
+        return starts
+
+    def _key(self, name: str, u: Mapping[str, float]) -> tuple:
+        """What makes two unit points the same comparison: the family, and the quantities of the point the
+        theorem or the family's builder reads (a coordinate that moves none of them is irrelevant here)."""
+        point = self.point(u)
+        read = set(self.theorem.parameters) | set(refs.keywords(refs.families()[name]))
+        return name, tuple(sorted((k, v) for k, v in point.items() if k in read or k.startswith("u_")))
+
+    def _params(self, u: Mapping[str, float]) -> dict[str, float] | None:
+        """The theorem's parameters at ``u`` (None: the point map does not define one of them)."""
+        point = self.point(u)
+        try:
+            return {p: point[p] for p in self.theorem.parameters}
+        except KeyError:
+            return None
+
+    def _inside(self, u: Mapping[str, float]) -> dict[str, float] | None:
+        """The theorem's parameters at ``u`` when they are admissible (None: outside, or undefined)."""
+        params = self._params(u)
+        return params if params is not None and admissible(self.theorem, params) else None
+
+    def _tighten(self, u: dict, slack: Slack, keys: list[str]) -> dict | None:
+        """``u`` moved along the coordinates ``keys`` until the assumption ``slack`` is tight (relative slack
+        at most :data:`~verify.check.domain.TIGHT`), staying admissible; None when it does not get tight.
+
+        Along each coordinate, only the ends where the slack is smaller count: an end where the assumption
+        fails is bisected to its boundary (an integer coordinate to the last admissible integer); when none
+        is reached, the walk moves to the admissible point (an end, or the last admissible point before it)
+        where the slack is smallest and tries the coordinates again from there (eps up to its end, then
+        delta to eps = 2 log(1/delta)).  Only the point map and the assumptions' closed forms are
+        evaluated here, never a reference.
+        """
+        inside = self._inside(u)
+        if inside is None or not keys:
+            return None
+        current, now = dict(u), slack(inside)
+        if not math.isfinite(now) or now <= TIGHT:
+            return None  # tight already: the point was compared as it is
+        for _ in range(len(keys) + 1):
+            walk = None
+            for key in keys:
+                for end in (0.0, 1.0):
+                    if current[key] == end:
+                        continue
+                    trial = {**current, key: end}
+                    params = self._params(trial)
+                    value = slack(params) if params is not None else math.nan
+                    if not (math.isfinite(value) and value < now * (1 - 1e-6)):
+                        continue  # not towards this assumption's boundary
+                    if value >= 0 and admissible(self.theorem, params):
+                        if value <= TIGHT:
+                            return trial
+                    else:
+                        bracket = self._bisect(current, key, end)
+                        if bracket is None:
+                            continue
+                        trial, beyond = bracket
+                        value = slack(self._params(trial))
+                        if value <= TIGHT or (key in INTEGER_COORDINATES and slack(self._params(beyond)) < 0):
+                            return trial  # tight, or as tight as the integers allow
+                    if walk is None or value < walk[0]:
+                        walk = (value, trial)
+            if walk is None or not walk[0] < now * (1 - 1e-6):
+                return None
+            now, current = walk
+        return None
+
+    def _bisect(self, u: dict, key: str, end: float) -> tuple[dict, dict] | None:
+        """(the last admissible point, the first one beyond it) bisecting coordinate ``key`` between ``u``
+        (admissible) and ``end`` (not); None when no point between them is admissible at the bisection's
+        resolution.  An integer coordinate stops at adjacent draws (the last admissible integer)."""
+        inner, outer, moved = u[key], end, False
+        start = self._params(u)
+        loose = [s for s in assumption_slacks(self.theorem) if not s(start) <= TIGHT]  # those that may get tight
+        for _ in range(BISECTIONS):
+            middle = 0.5 * (inner + outer)
+            if middle in (inner, outer):
+                break
+            found = self._inside({**u, key: middle})
+            if found is not None:
+                inner, moved = middle, True
+                if any(0 <= s(found) <= TIGHT * 1e-2 for s in loose):
+                    break
+            else:
+                outer = middle
+            if key in INTEGER_COORDINATES and abs(outer - inner) < 1e-6:
+                break
+        return ({**u, key: inner}, {**u, key: outer}) if moved else None
 
     def guided(self) -> tuple[str, dict] | None:
         """Nelder-Mead from the best points found, on the coordinates that move this theorem's
@@ -627,7 +787,9 @@ def _search(theorem: Theorem, names: list[str], record: Record, examples: int, s
         search.random(budget.random, seed, database)
         if record.failure is not None:
             return  # hypothesis shrank it
-        if budget.guided > 0:
+        if budget.boundary > 0:
+            found = search.boundary()
+        if found is None and budget.guided > 0:
             found = search.guided()
     if found is not None and not all(_costly(theorem, refs.families()[n]) for n in (found[0],)):
         search.shrink(*found)
