@@ -32,18 +32,23 @@ class Profile:
     starts: int = 2  # its starting points (the best found by the corners and the random phase)
     costly_corners: int = 8  # corners tried on a family whose reference is costly (all on the others)
     corners: int = 10_000  # corner evaluations per theorem in all (families take turns)
+    boundary: int = 24  # the boundary phase's evaluations on closed-form references
+    costly_boundary: int = 2  # ... and on costly ones (numeric operators, grids, quadratures)
+    boundary_starts: int = 3  # its starting points (the best found so far)
 
     def budget(self, examples: int | None = None) -> Budget:
         """The soundness search's budget (``examples``: its random draws, default the profile's)."""
         return Budget(random=self.examples if examples is None else examples, corners=self.corners,
-                      costly_corners=self.costly_corners, guided=self.guided, starts=self.starts)
+                      costly_corners=self.costly_corners, guided=self.guided, starts=self.starts,
+                      boundary=self.boundary, costly_boundary=self.costly_boundary,
+                      boundary_starts=self.boundary_starts)
 
 
 PROFILES = {
     "quick": Profile("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000,
                      guided=16, starts=2, costly_corners=4, corners=48),
     "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000,
-                    guided=400, starts=4, costly_corners=40),
+                    guided=400, starts=4, costly_corners=40, boundary=200, costly_boundary=16, boundary_starts=8),
 }
 
 
@@ -113,36 +118,58 @@ def for_theorem(prof: Profile, theorem: Theorem) -> Profile:
     return replace(prof, examples=max(3, prof.examples // 6), claim_points=max(4, prof.claim_points // 10))
 
 
-def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
-                  database=None) -> Verdict:
-    """Every obligation of DESIGN.md §5 on one theorem, and the verdict."""
-    obligations: list[Obligation] = []
+#: the work units of a theorem, in the order their obligations are merged (the verdict depends on that
+#: order only): the symbolic and exact-family checks, then the soundness search (or, for an
+#: approximation, its error), then the Monte Carlo audit.  Each is seeded on its own, so a cluster may run
+#: the units of one theorem at once, anywhere, and the merged obligations are those of one process.
+UNITS = ("front", "soundness", "approximation", "audit")
+
+
+def theorem_units(theorem: Theorem) -> tuple[str, ...]:
+    """The units :func:`check_theorem` runs on ``theorem``, in merge order."""
+    if theorem.kind == "approximation":
+        return ("front", "approximation")
+    return ("front", "soundness", "audit")
+
+
+def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int, unit: str,
+               database=None) -> list[Obligation]:
+    """The obligations of one work unit (:data:`UNITS`) of ``theorem``; an internal error of an obligation
+    is an inconclusive outcome (:func:`_guard`), never a crash or a pass."""
     prof = for_theorem(prof, theorem)
     points = 24 if not theorem.operators else 3
-
-    def add(result: Obligation | None) -> None:
-        if result is not None:
-            obligations.append(result)
-
-    for step in (
-        lambda: symbolic.well_formed(theorem, seed, points),
-        lambda: symbolic.scaling(theorem, seed),
-        lambda: symbolic.translation(theorem),
-        lambda: symbolic.claims(theorem, lookup, seed, prof.claim_points),
-        lambda: exactness(theorem),
-        lambda: exact_family(theorem, seed, points=6 if not theorem.operators else 2),
-    ):
-        add(_guard(step))
-    if theorem.kind == "approximation":
-        add(_guard(lambda: approximation_error(theorem, lookup, seed, prof.approximation_points)))
+    if unit == "front":
+        steps = (
+            lambda: symbolic.well_formed(theorem, seed, points),
+            lambda: symbolic.scaling(theorem, seed),
+            lambda: symbolic.translation(theorem),
+            lambda: symbolic.claims(theorem, lookup, seed, prof.claim_points),
+            lambda: exactness(theorem),
+            lambda: exact_family(theorem, seed, points=6 if not theorem.operators else 2),
+        )
+    elif unit == "approximation":
+        steps = (lambda: approximation_error(theorem, lookup, seed, prof.approximation_points),)
+    elif unit == "soundness":
+        steps = (lambda: soundness(theorem, prof.examples, seed, database, budget=prof.budget()),)
+    elif unit == "audit":
+        steps = (lambda: audit(theorem, prof, seed),)
     else:
-        sound = _guard(lambda: soundness(theorem, prof.examples, seed, database, budget=prof.budget()))
-        if isinstance(sound, tuple):
-            obligations.extend(sound)
-        else:
-            add(sound)
-        add(_guard(lambda: audit(theorem, prof, seed)))
-    return decide(theorem, obligations)
+        raise InputError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}", "unit")
+    obligations: list[Obligation] = []
+    for step in steps:
+        result = _guard(step)
+        if isinstance(result, tuple):  # the soundness search gives its obligation and the tightness one
+            obligations.extend(result)
+        elif result is not None:
+            obligations.append(result)
+    return obligations
+
+
+def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
+                  database=None) -> Verdict:
+    """Every obligation of DESIGN.md §5 on one theorem, and the verdict (its units one after the other)."""
+    return decide(theorem, [o for unit in theorem_units(theorem)
+                            for o in check_unit(theorem, lookup, prof, seed, unit, database)])
 
 
 def _guard(step):
@@ -193,6 +220,5 @@ def compare_baseline(verdicts: list[Verdict], baseline: dict, ratio_tolerance: f
     return changes
 
 
-__all__ = ["PROFILES", "Profile", "check_theorem", "check_all", "summary", "compare_baseline",
-           "for_theorem", "profile",
-           "approximation_error"]
+__all__ = ["PROFILES", "Profile", "UNITS", "check_theorem", "check_unit", "check_all", "theorem_units", "summary",
+           "compare_baseline", "for_theorem", "profile", "approximation_error"]

@@ -16,11 +16,11 @@ import argparse
 import sys
 
 import theorems
-from verify.commands.options import (UsageError, add_seed, emit, emit_json, half_open_unit, number_or_word, parse_assignments,
-                                     positive_float, positive_int, unit_interval)
+from verify.commands.options import (UsageError, add_execution, add_seed, emit, emit_json, execution_of, half_open_unit,
+                                     number_or_word, parse_assignments, positive_int, unit_interval)
 from verify.simulate.api import audit, compare_with_theorem, instances_for, resolve
 from verify.simulate.backend import get_backend
-from verify.simulate.engine import check_resources, connect
+from verify.simulate.engine import check_resources
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,10 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_seed(p)
     p.add_argument("--confidence", type=unit_interval, default=0.95, help="joint confidence level (default 0.95)")
     p.add_argument("--delta", type=half_open_unit, default=1e-5, help="delta of the eps lower bound (default 1e-5)")
-    p.add_argument("--workers", type=positive_int, default=None, help="run on a local Dask cluster of N workers")
-    p.add_argument("--scheduler", default=None, help="run on the Dask scheduler at ADDRESS")
-    p.add_argument("--connect-timeout", type=positive_float, default=10.0, metavar="SECONDS",
-                   help="how long to try reaching --scheduler (default 10)")
+    add_execution(p, default="1, in this process")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -62,15 +59,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         sim = resolve(args.target, params)
     check_resources(sim, args.runs)
-    client = None
-    if args.scheduler is not None:
-        client = connect(args.scheduler, timeout=args.connect_timeout)
-    try:
+    with execution_of(args, default_workers=1) as where:  # the one execution layer: local or existing cluster
+        client = where.client() if where.distributed else None
         result = audit(sim, runs=args.runs, seed=args.seed, confidence=args.confidence, delta=args.delta,
-                       backend=args.backend, device=args.device, workers=args.workers, client=client)
-    finally:
-        if client is not None:
-            client.close()
+                       backend=args.backend, device=args.device, client=client)
     record = result.to_json()
     status = 0
     if theorem is not None:

@@ -104,6 +104,14 @@ def output_path(raw: str) -> str:
     return raw
 
 
+def scheduler_address(raw: str) -> str:
+    """A Dask scheduler's address (``tcp://HOST:PORT``, or ``HOST:PORT``): not empty (an empty address would
+    make Dask start a cluster of its own), no blanks."""
+    if not raw.strip() or any(c.isspace() for c in raw):
+        raise argparse.ArgumentTypeError(f"must be an address such as tcp://HOST:PORT, got {raw!r}")
+    return raw
+
+
 def add_seed(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=seed, default=0, help="seed of every random choice (default 0)")
 
@@ -112,6 +120,32 @@ def add_only(p: argparse.ArgumentParser) -> None:
     p.add_argument("--only", metavar="PATTERN",
                    help="only these theorems: an exact id (bok2024/thm4.1), a paper or group "
                         "(bok2024, baselines/noisy-gd), or a glob (e.g. 'bok2024/thm4.*')")
+
+
+def add_execution(p: argparse.ArgumentParser, default: str = "the machine's cores", jobs_alias: bool = False) -> None:
+    """``--workers N`` / ``--scheduler ADDRESS`` / ``--connect-timeout``: where the command's jobs run (one
+    execution layer on Dask: :mod:`verify.check.parallel`).  ``jobs_alias``: ``--jobs`` is an older name of
+    ``--workers``."""
+    names = ("--workers", "--jobs") if jobs_alias else ("--workers",)
+    p.add_argument(*names, dest="workers", type=positive_int, default=None, metavar="N",
+                   help=f"worker processes of a local Dask cluster on 127.0.0.1 (default: {default}; 1: in this "
+                        "process); the results do not depend on it")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", type=scheduler_address,
+                   help="run on the existing Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT); its "
+                        "workers must have the same verify installed")
+    p.add_argument("--connect-timeout", type=positive_float, default=10.0, metavar="SECONDS",
+                   help="how long to try reaching --scheduler (default 10)")
+
+
+def execution_of(args: argparse.Namespace, default_workers: int | None = None):
+    """The execution (:func:`verify.check.parallel.execution`) the options ask for; ``--workers`` and
+    ``--scheduler`` together are refused."""
+    from verify.check.parallel import execution
+
+    if args.workers is not None and args.scheduler is not None:
+        raise UsageError("give either --workers or --scheduler, not both", "--workers")
+    workers = args.workers if args.workers is not None or args.scheduler is not None else default_workers
+    return execution(workers, args.scheduler, args.connect_timeout)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -273,6 +307,7 @@ def print_rich(renderable) -> None:
     emit(captured.get(), end="")
 
 
-__all__ = ["OutputError", "Parser", "UsageError", "add_only", "add_seed", "check_writable", "console", "emit",
-           "emit_json", "half_open_unit", "number_or_word", "output_path", "parse_assignments", "positive_float", "positive_int",
-           "print_rich", "progress", "seed", "unit_interval", "write_json"]
+__all__ = ["OutputError", "Parser", "UsageError", "add_execution", "add_only", "add_seed", "check_writable", "console",
+           "emit", "emit_json", "execution_of", "half_open_unit", "number_or_word", "output_path", "parse_assignments",
+           "positive_float", "positive_int", "print_rich", "progress", "scheduler_address", "seed", "unit_interval",
+           "write_json"]

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import replace
 
 import theorems
-from verify.check.engine import PROFILES, check_all, profile
+from verify.check.engine import PROFILES, profile
 from verify.check.mutation import MutationScore, TheoremMutation, mutable, mutate, self_test, worst_witness
-from verify.check.parallel import check_registered
-from verify.check.suite import (baseline_changes, load_user_theorems, lookup_with, read_baseline, run_payload,
+from verify.check.parallel import check_file, check_registered
+from verify.check.suite import (baseline_changes, load_user_theorems, read_baseline, run_payload,
                                 select_or_refuse)
 from verify.check.verdict import Verdict
-from verify.commands.options import (add_only, add_seed, check_writable, emit_json, output_path,
-                                     positive_int, print_rich, progress, write_json)
+from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit_json, execution_of,
+                                     output_path, positive_int, print_rich, progress, write_json)
 
 STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue"}
 
@@ -49,8 +48,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", metavar="FILE",
                    help="compare with a baseline made with the same --profile and --seed "
                         "(reports/baseline.json: quick, 0); fail on a changed verdict or ratio")
-    p.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
-                   help="processes checking theorems in parallel (default: up to 2); verdicts do not depend on it")
+    add_execution(p)
     p.add_argument("--no-mutation", action="store_true",
                    help="skip the mutation self-test (wrong versions of the verified theorems, made by rule, "
                         "must come back violated; quick: closed forms only)")
@@ -62,15 +60,17 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         check_writable(args.json, "--json")
     records = select_or_refuse(theorems.all(), args.only)
-    with progress(len(records), "checked") as step:
-        verdicts = check_registered([t.id for t in records], prof.name, args.seed, args.workers, progress=step)
-    payload = run_payload(verdicts, prof.name, args.seed)
-    s = payload["summary"]
-    lines = ["  ".join(f"{k}: {n}" for k, n in sorted(s["counts"].items()))]
-    if not args.no_mutation:
-        score = _mutation(verdicts, prof.name, args.seed, args.workers)
-        payload["mutation"] = score.to_json()
-        lines += _mutation_lines(score)
+    with execution_of(args) as where:  # one cluster for the theorems and their mutants
+        with progress(len(records), "checked") as step:
+            verdicts = check_registered([t.id for t in records], prof.name, args.seed, where.workers,
+                                        progress=step)
+        payload = run_payload(verdicts, prof.name, args.seed)
+        s = payload["summary"]
+        lines = ["  ".join(f"{k}: {n}" for k, n in sorted(s["counts"].items()))]
+        if not args.no_mutation:
+            score = _mutation(verdicts, prof.name, args.seed, where.workers)
+            payload["mutation"] = score.to_json()
+            lines += _mutation_lines(score)
     status = 0
     if s["unexpected"]:
         lines.append(f"[bold red]unexpected verdicts:[/] {', '.join(s['unexpected'])}")
@@ -112,6 +112,7 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--examples", type=positive_int, default=None, help="hypothesis examples per theorem")
     add_seed(p)
     p.add_argument("--profile", default="quick", choices=sorted(PROFILES), help="how hard to look (default quick)")
+    add_execution(p)
     p.add_argument("--mutate", action="store_true",
                    help="also mutate each verified theorem by rule: mutants an exact instance shows unsound must "
                         "come back violated (the search's self-test on your bound)")
@@ -122,8 +123,8 @@ def check(args: argparse.Namespace) -> int:
     prof = profile(args.profile)
     if args.examples is not None:
         prof = replace(prof, examples=args.examples)
-    with progress(len(records), "checked") as step:
-        verdicts = check_all(records, lookup_with(records), prof, args.seed, progress=lambda t: step(t.id))
+    with execution_of(args) as where, progress(len(records), "checked") as step:
+        verdicts = check_file(args.file, records, prof, args.seed, where.workers, progress=step)
     mutations: dict[str, TheoremMutation] = {}
     if args.mutate:
         by_id = {t.id: t for t in records}

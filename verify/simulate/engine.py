@@ -20,6 +20,7 @@ from threadpoolctl import threadpool_limits
 
 from verify.errors import InputError
 from verify.simulate.backend import Backend, get_backend
+from verify.simulate.cluster import connect, local_cluster
 from verify.simulate.spec import Ball, Box, Simulation
 
 #: runs per block: the unit of seeding (changing it changes the samples, like changing the seed)
@@ -222,24 +223,7 @@ def _bytes(x: float) -> str:
     return f"{x:.3g} TiB"
 
 
-def local_cluster(workers: int, timeout: float = 60.0):
-    """A Dask ``LocalCluster`` of ``workers`` single-threaded worker processes on 127.0.0.1 only."""
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers <= 0:
-        raise InputError(f"workers must be a positive integer, got {workers!r}")
-    from distributed import LocalCluster
-
-    return LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address="127.0.0.1:0", silence_logs=50, timeout=timeout)
-
-
-def connect(scheduler: str, timeout: float = 10.0):
-    """A Dask client on ``scheduler``; ``ValueError`` naming the address when it is unreachable."""
-    from distributed import Client
-
-    try:
-        return Client(scheduler, timeout=timeout)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(f"scheduler {scheduler!r} is unreachable: {exc}") from None
+# the one place clusters are started and reached: verify.simulate.cluster (shared with `verify run`)
 
 
 def simulate(sim: Simulation, runs: int, seed: int = 0, *, backend: str = "numpy", device: str | None = None,
