@@ -14,7 +14,7 @@ import importlib
 
 from verify.theorem import Theorem, theorems_in
 
-MODULES: tuple[str, ...] = ("baselines", "chourasia2021", "bu2020", "bok2024", "altschuler2022")
+MODULES: tuple[str, ...] = ("baselines", "chourasia2021", "bu2020", "bok2024", "altschuler2022", "derived")
 
 
 @functools.cache

@@ -13,7 +13,8 @@
 * :mod:`verify.account.accountant`: conversion to the notions asked for, and the best valid bound.
 * :mod:`verify.account.calibration`: the smallest sigma meeting a target, never overshooting.
 * :mod:`verify.account.running`: :class:`Accountant`, a running accountant for changing schedules (issue 17);
-  :mod:`verify.account.composition` its phases as PLDs; :mod:`verify.account.schedule` schedule files.
+  :mod:`verify.account.composition` its phases as PLDs; :mod:`verify.account.schedule` schedule files;
+  :mod:`verify.account.stepsizes` Altschuler-Talwar's eq. (5.7) for step sizes that change across phases.
 * :mod:`verify.account.constants`: m, M, L, Delta of regularised logistic, ridge and Huber regression from data.
 * :mod:`verify.account.opacus`: the Opacus adapter (``PrivacyEngine(accountant="verify")``; the opacus extra).
 * ``verify account`` and ``verify calibrate`` are in :mod:`verify.commands.account`.
