@@ -23,8 +23,10 @@ RICH_ONLY = RICH + "*"
 CHEAP = "baselines/gaussian-mechanism/gdp"
 
 
-def _report(out: Path, only: str, seed: int = 0) -> Path:
-    assert main(["report", "--out", str(out), "--only", only, "--jobs", "1", "--seed", str(seed)]) in (0, 1)
+def _report(out: Path, only: str, seed: int = 0, *extra: str) -> Path:
+    cache = out.parent / f".{out.name}-cache"  # never the working directory's .verify-cache
+    assert main(["report", "--out", str(out), "--only", only, "--jobs", "1", "--seed", str(seed), "--cache",
+                 str(cache), *extra]) in (0, 1)
     return out
 
 
@@ -126,10 +128,13 @@ def test_report_content_errata_and_reproduction(rich):
     assert 'class="mismatch"' in (rich / "report.html").read_text(encoding="utf-8")
 
 
-def test_same_seed_gives_byte_identical_json(tmp_path):
-    one = _report(tmp_path / "one", CHEAP, seed=5)
-    two = _report(tmp_path / "two", CHEAP, seed=5)
+def test_same_seed_gives_byte_identical_json(tmp_path, capsys):
+    one = _report(tmp_path / "one", CHEAP, 5, "--no-cache")
+    two = _report(tmp_path / "two", CHEAP, seed=5)  # computed, and cached
+    three = _report(tmp_path / "two", CHEAP, seed=5)  # the same folder and cache: read back
+    assert "reused 3 cached result(s), computed 0" in capsys.readouterr().out.splitlines()[-1]
     assert (one / "report.json").read_bytes() == (two / "report.json").read_bytes()
+    assert (three / "report.html").read_bytes() == (one / "report.html").read_bytes()
     for svg in (one / "figures").glob("*.svg"):
         assert svg.read_bytes() == (two / "figures" / svg.name).read_bytes()
 
@@ -147,7 +152,7 @@ def test_rerun_replaces_the_previous_report_and_nothing_else(tmp_path):
     _report(out, CHEAP, seed=1)
     assert (out / "notes.txt").read_text() == "mine"
     assert not stale.exists() and json.loads((out / "report.json").read_text())["meta"]["seed"] == 1
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary directory left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out-cache", "out"]  # no temporary directory left
 
 
 def test_a_folder_that_is_not_a_report_is_refused_and_left_alone(tmp_path, capsys):
@@ -262,3 +267,76 @@ def test_report_states_the_mutation_score_of_its_verified_theorems(tmp_path):
     assert line.startswith(f"mutation score: {score['killed']}/{score['known_unsound']}")
     assert line in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
     assert line in (out / "report.html").read_text(encoding="utf-8")
+
+
+class _Text(HTMLParser):
+    """The page's visible text: everything outside tags and comments, inline SVG excluded (figures are
+    checked as files), MathML included."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+        self._svg = 0
+
+    def handle_starttag(self, tag, attrs):
+        self._svg += tag == "svg"
+
+    def handle_endtag(self, tag):
+        self._svg -= tag == "svg"
+
+    def handle_data(self, data):
+        if not self._svg:
+            self.parts.append(data)
+
+
+def test_no_raw_latex_no_python_error_and_no_empty_point_reach_the_page(rich):
+    html = (rich / "report.html").read_text(encoding="utf-8")
+    parser = _Text()
+    parser.feed(html)
+    text = " ".join(parser.parts)
+    for raw in ("\\frac", "$$", "\\mathrm", "\\left", "\\sqrt", "\\otimes"):
+        assert raw not in text, raw
+    assert not re.search(r"\\[A-Za-z]{2,}", text), re.search(r".{40}\\[A-Za-z]{2,}.{20}", text)
+    assert "<!--" not in html  # matplotlib's comments quote mathtext source
+    assert "ValueError" not in html and "Traceback" not in html
+    assert "drawn at no point" not in text and not re.search(r"drawn at [^:<]*: *(<code>)? *(</code>)?\.", html)
+    forms = sum(1 + bool(t.paper_form) for t in select(theorems.all(), RICH_ONLY))
+    assert html.count("<math") == forms  # every canonical bound and paper's form, as MathML
+
+
+def test_front_page_rolls_up_and_links_the_violated_record(rich):
+    html = (rich / "report.html").read_text(encoding="utf-8")
+    order = [html.index(f'id="{a}"') for a in ("front", "errata", "violations", "checklist", "summary", "theorems")]
+    assert order == sorted(order)  # the front page comes before the per-theorem material
+    errata = html[html.index('id="errata"'):html.index('id="violations"')]
+    assert '<a href="#thm-bok2024-tables10-12-as-printed">' in errata  # the violated record, first
+    assert "table reproduction: 27 printed cell(s) do not come out" in errata
+    assert "printed table wrong (scaling failed); guarantee sound" in html
+    report = json.loads((rich / "report.json").read_text())
+    [row] = [r for r in report["summary"] if r["id"] == RICH + "/as-printed"]
+    assert row["status"].startswith("printed table wrong") and row["ratio_label"].startswith("worst exact/bound")
+    md = (rich / "report.md").read_text(encoding="utf-8")
+    assert "## At a glance" in md and "## Violations" in md and "## Reproduction checklist" in md
+    assert "\\operatorname{SwitchAt}" in md and "Swit" not in md.replace("SwitchAt", "")
+
+
+def test_screenshots_are_written_into_the_report_and_listed(tmp_path):
+    if _chromium() is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    out = _report(tmp_path / "out", CHEAP, 0, "--screenshots")
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    listed = json.loads((out / MARKER).read_text())["files"]
+    for name in ("screenshots/front.png", "screenshots/theorem.png"):
+        assert name in listed
+        image = np.asarray(mpimg.imread(out / name))[..., :3]
+        assert np.mean(image.min(axis=-1) < 0.85) > 0.02, name  # not blank
+
+
+def test_a_cache_that_is_a_file_is_refused(tmp_path, capsys):
+    file = tmp_path / "cache"
+    file.write_text("x")
+    err = _bad(["report", "--out", str(tmp_path / "o"), "--only", CHEAP, "--cache", str(file)], capsys)
+    assert "--cache" in err and "not a directory" in err
+    assert not (tmp_path / "o").exists()

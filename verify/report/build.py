@@ -16,16 +16,16 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from theorems.tables import COMPOSITION_BASELINES, FIGURES, TABLES, Baseline
+from theorems.tables import CHECKLIST, COMPOSITION_BASELINES, EXACT_COMPOSITION, FIGURES, PAPER_POINTS, TABLES, Baseline
 from verify.check import references as refs
 from verify.check.domain import admissible_points
 from verify.check.evidence import ApproximationError, ApproximationRow, AuditEvidence, Tightness, Witness
 from verify.check.verdict import Obligation
 from verify.instances import FAMILIES, Family
 from verify.privacy.gaussian import tradeoff_gaussian
-from verify.privacy.notions import Notion
+from verify.privacy.notions import Notion, notion
 from verify.report import figures as fig
-from verify.report.reproduce import convert, figure_series, reproduce_table, theorem_params
+from verify.report.reproduce import checklist, convert, figure_series, human_reason, reproduce_table, theorem_params
 from verify.setting import ALGORITHM_IMPLIES
 from verify.theorem import Theorem
 from verify.vocabulary import derive, sensitivity_of_lipschitz
@@ -140,18 +140,22 @@ def composition_baseline(theorem: Theorem) -> Baseline | None:
 def representative_point(theorem: Theorem, seen: Seen, seed: int) -> tuple[dict[str, float], str]:
     """Parameters to draw the theorem's curves at.
 
-    Candidates, in order: the worst instance of the tightness check (its exact value can be marked), the
-    instance of the simulation audit (its audited lower bound can be marked), the paper's own parameter
-    sets, sampled admissible points.  The first whose epsilon at delta = 1e-5 is
-    informative (between 0.05 and 50) is chosen; otherwise the first candidate.
+    The paper's own parameters come first: those of the table or figure where the paper evaluates the theorem
+    (``theorems.tables.PAPER_POINTS``, with its source), taken as they are.  Otherwise, in order: the theorem's
+    recorded parameter sets (``Theorem.examples``), the worst instance of the tightness check, the instance of
+    the simulation audit, sampled admissible points; the first whose epsilon at delta = 1e-5 is informative
+    (between 0.05 and 50) is chosen, else the first candidate.  The search's worst instance belongs in the
+    verdict's text; it is drawn at only when nothing else is known.
     """
     own = [p for p in theorem.parameters if p != theorem.notion_record.parameter]
-    sources = []
+    paper = PAPER_POINTS.get(theorem.id)
+    if paper is not None and own and all(isinstance(paper.params.get(p), numbers.Real) for p in own):
+        return {p: float(paper.params[p]) for p in own}, f"the paper's parameters ({paper.source})"
+    sources = [(example, "the paper's own parameter set") for example in theorem.examples]
     if seen.worst is not None:
         sources.append((seen.worst.parameters, "the worst instance of the tightness check"))
     if seen.audit is not None:
         sources.append((seen.audit.constants, "the instance of the simulation audit"))
-    sources += [(example, "the paper's own parameter set") for example in theorem.examples]
     try:
         sampled = admissible_points(theorem, 3, seed)
     except Exception:  # noqa: BLE001 - no sampled point: the other candidates remain, or the caller's gap
@@ -167,6 +171,22 @@ def representative_point(theorem: Theorem, seen: Seen, seed: int) -> tuple[dict[
             if value is not None and 0.05 <= value <= 50:
                 return point, origin
     return candidates[0]
+
+
+def notion_at(theorem: Theorem, seen: Seen) -> float | None:
+    """The value of the notion parameter the curves over T are drawn at: the Rényi order of the paper's table
+    or figure (or of the theorem's first recorded parameter set), else of the worst instance, else 2; None for
+    notions whose curves over T need no parameter (their reading is epsilon at delta = 1e-5)."""
+    record = theorem.notion_record
+    if record.parameter != "alpha":
+        return None
+    paper = PAPER_POINTS.get(theorem.id)
+    for params in ([paper.params] if paper else []) + list(theorem.examples):
+        if isinstance(params.get("alpha"), numbers.Real):
+            return float(params["alpha"])
+    if seen.worst is not None and seen.worst.at is not None and math.isfinite(seen.worst.at):
+        return float(seen.worst.at)
+    return 2.0
 
 
 def _x_variable(theorem: Theorem) -> str | None:
@@ -214,6 +234,16 @@ def _heavy(theorem: Theorem) -> bool:
     return _inverts_a_curve(theorem) or bool(theorem.free and theorem.operators)
 
 
+def series_kind(theorem: Theorem) -> str:
+    """How the theorem's own curve is drawn (``verify.report.figures.ROLE_STYLES``): lower bounds apart."""
+    return {"lower": "lower", "exact": "exact", "approximation": "approximation"}.get(theorem.kind, "upper")
+
+
+def bound_label(theorem: Theorem) -> str:
+    word = {"lower": "lower bound", "exact": "exact value", "approximation": "approximation"}.get(theorem.kind, "bound")
+    return f"{word} ({theorem.id})"
+
+
 def beats_summary(x: str, xs: list[float], own: list[float | None], base: list[float | None]) -> str:
     """Where the bound is below the composition baseline, in words (``T >= 40``, ``nowhere``, ...)."""
     pairs = [(v, a, b) for v, a, b in zip(xs, own, base) if a is not None and b is not None]
@@ -245,6 +275,8 @@ class _Drawing:
     figures: Figures
     name: str
     lookup: Callable[[str], Theorem]
+    at: float | None = None  # the notion parameter of the curves over T (the paper's Rényi order)
+    exact_family: Family | None = None  # the family whose exact values are drawn (the worst one, or a fallback)
 
     @property
     def at_worst(self) -> bool:
@@ -261,6 +293,10 @@ class _Drawing:
             self.section["figures"].append(file)
         return file
 
+    def omit(self, what: str, why: str) -> None:
+        """A curve that cannot be drawn: said in words in the section (never an exception's text)."""
+        self.section["omitted"].append(f"{what}: {why}")
+
 
 def _record_section(theorem: Theorem, verdict: Mapping, point: dict[str, float], origin: str) -> dict:
     """The section's record part: what the theorem says, and its verdict."""
@@ -271,7 +307,7 @@ def _record_section(theorem: Theorem, verdict: Mapping, point: dict[str, float],
         "kind": theorem.kind, "setting": record["setting"], "bound": record["bound"],
         "paper_form": theorem.paper_form, "assumptions": record["assumptions"], "errata": record["errata"],
         "printed_of": theorem.printed_of, "variants": record["variants"], "notes": theorem.notes,
-        "verdict": dict(verdict), "point": point, "point_origin": origin, "figures": [], "gaps": [],
+        "verdict": dict(verdict), "point": point, "point_origin": origin, "figures": [], "gaps": [], "omitted": [],
         "beats_baseline": "not compared",
     }
 
@@ -279,7 +315,14 @@ def _record_section(theorem: Theorem, verdict: Mapping, point: dict[str, float],
 def theorem_section(theorem: Theorem, verdict: Mapping, lookup: Callable[[str], Theorem], options: Options,
                     figures: Figures, curves: bool = True) -> dict:
     """One theorem's section: record, verdict, representative curves and their figures (``curves=False``:
-    the record and verdict only)."""
+    the record and verdict only).
+
+    The main plot, over T (or E) at the paper's parameters, carries the bound (a lower bound drawn apart), the
+    exact value of the worst known instance as a curve, the composition baseline and, for a CLT
+    approximation, the exact composition (PLD) it approximates: epsilon at delta = 1e-5, or for an RDP
+    theorem the RDP epsilon at the paper's Rényi order.  The notion's own picture (RDP curve in alpha,
+    tradeoff curves, delta(eps)) follows.  A curve that cannot be drawn is listed in ``omitted`` with the
+    reason in words."""
     seen = Seen.of(verdict)
     point, origin = representative_point(theorem, seen, options.seed) if curves else ({}, "")
     section = _record_section(theorem, verdict, point, origin)
@@ -299,11 +342,16 @@ def theorem_section(theorem: Theorem, verdict: Mapping, lookup: Callable[[str], 
         except KeyError:
             section["gaps"].append(f"composition baseline {baseline_record.theorem} is not in the registry")
     drawing = _Drawing(theorem, point, origin, seen, baseline, baseline_record, section, figures, slug(theorem.id),
-                       lookup)
+                       lookup, at=notion_at(theorem, seen))
+    if drawing.at is not None:
+        section["notion_at"] = {theorem.notion_record.parameter: drawing.at}
     heavy = _heavy(theorem) and not options.full
     x = _x_variable(theorem)
     if x and point.get(x) and not heavy and not _inverts_a_curve(theorem):
-        _eps_curve(drawing, x)
+        if theorem.notion_record.parameter == "alpha":
+            _rdp_over_x(drawing, x)
+        else:
+            _eps_curve(drawing, x)
     elif heavy:
         section["gaps"].append("curves of a numerical-composition bound are drawn in the full profile only")
     own_curve = NOTION_CURVES.get(theorem.notion)
@@ -315,27 +363,131 @@ def theorem_section(theorem: Theorem, verdict: Mapping, lookup: Callable[[str], 
 
 def _eps_curve(d: _Drawing, x: str) -> None:
     """epsilon at delta = 1e-5 against T (or E): the bound, the composition baseline, the exact value of
-    the worst family, and the marked exact or audited points."""
+    the worst family as a curve, the exact composition (PLD) for a CLT approximation, the audited point."""
     theorem, point, section = d.theorem, d.point, d.section
     xs = _x_grid(point[x])
     own = [_eps(theorem, {**point, x: v}) for v in xs]
-    series = [{"label": f"bound ({theorem.id})", "y": own}]
+    series = [{"label": bound_label(theorem), "y": own, "kind": series_kind(theorem)}]
     if d.baseline is not None and d.baseline.id != theorem.id:
         base = _baseline_eps(d.baseline, theorem, point, x, xs)
-        series.append({"label": f"composition ({d.baseline.id})", "y": base})
+        series.append({"label": f"composition ({d.baseline.id})", "y": base, "kind": "composition"})
         section["beats_baseline"] = beats_summary(x, xs, own, base)
     elif d.baseline is not None:
         section["beats_baseline"] = "is the composition baseline"
-    worst = d.seen.worst
-    exact_curve = _exact_curve(theorem, worst, point, x, xs)
+    pld = _pld_series(d, x, xs)
+    if pld is not None:
+        series.append(pld)  # the exact value of the composition the CLT approximates: no other exact curve
+    exact_curve = None if pld is not None else _exact_curve(d, x, xs, lambda profile: _EPS_DELTA.exact(profile, DELTA))
     if exact_curve is not None:
-        series.append({"label": f"exact ({worst.family or 'instance'} family)", "y": exact_curve})
+        series.append(exact_curve)
     points = _marked_points(d, x)
     section["curve"] = {"x": x, "xs": xs, "series": series, "points": points, "delta": DELTA}
     svg = fig.line_plot(f"{theorem.id}: epsilon at delta=1e-5", x, "epsilon", xs, series, points)
-    file = d.add_figure("eps", svg, f"{theorem.id}: epsilon at delta = 1e-5 against {x} at {d.origin}")
+    file = d.add_figure("eps", svg, f"{theorem.id}: epsilon at delta = 1e-5 against {x} at {d.origin}"
+                        + _omitted_note(d))
     if not file and not any(v is not None for v in own):
         section["gaps"].append(f"the bound cannot be evaluated on the {x} grid at {d.origin}")
+
+
+def _rdp_over_x(d: _Drawing, x: str) -> None:
+    """An RDP theorem over T (or E) at the paper's Rényi order, as the papers plot it (Chourasia et al. Figs
+    1-2, Altschuler-Talwar's plateau): the bound, the RDP composition baseline, the exact Rényi divergence of
+    the worst family as a curve."""
+    theorem, point, section, alpha = d.theorem, d.point, d.section, d.at
+    xs = _x_grid(point[x])
+
+    def values(t: Theorem, params: Mapping[str, float]) -> list[float | None]:
+        return [_value(t, {**params, x: v, "alpha": alpha}) for v in xs]
+
+    own = values(theorem, point)
+    series = [{"label": bound_label(theorem), "y": own, "kind": series_kind(theorem)}]
+    base = _rdp_baseline(d)
+    if base is not None:
+        bparams = _baseline_params(base, theorem, point)
+        if x not in base.parameters:
+            bx = "T" if x == "E" else "E"
+            ys = [_value(base, {**bparams, bx: _convert_length(point, x, v), "alpha": alpha}) for v in xs]
+        else:
+            ys = values(base, bparams)
+        series.append({"label": f"composition ({base.id})", "y": ys, "kind": "composition"})
+        section["beats_baseline"] = beats_summary(x, xs, own, ys)
+    exact_curve = _exact_curve(d, x, xs, lambda profile: _RDP.exact(profile, alpha))
+    if exact_curve is not None:
+        series.append(exact_curve)
+    section["curve"] = {"x": x, "xs": xs, "series": series, "points": [], "alpha": alpha}
+    svg = fig.line_plot(f"{theorem.id}: RDP epsilon at alpha={alpha:g}", x, f"RDP epsilon (alpha = {alpha:g})", xs,
+                        series)
+    file = d.add_figure("rdp-t", svg, f"{theorem.id}: RDP epsilon at alpha = {alpha:g} against {x} at {d.origin}"
+                        + _omitted_note(d))
+    if not file and not any(v is not None for v in own):
+        section["gaps"].append(f"the bound cannot be evaluated on the {x} grid at {d.origin}")
+
+
+def _rdp_baseline(d: _Drawing) -> Theorem | None:
+    """The RDP form of the composition baseline (None when the theorem is it, or there is none)."""
+    if d.baseline_record is None:
+        return None
+    bid = d.baseline_record.rdp or (d.baseline_record.theorem if d.baseline is not None
+                                    and d.baseline.notion_record.parameter == "alpha" else None)
+    if not bid or bid == d.theorem.id:
+        return None
+    try:
+        return d.lookup(bid)
+    except KeyError:
+        return None
+
+
+def _value(theorem: Theorem, params: Mapping[str, float]) -> float | None:
+    try:
+        value = convert(theorem, params, "value")
+    except Exception:  # noqa: BLE001 - outside the theorem's range: a gap in the curve
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _omitted_note(d: _Drawing) -> str:
+    return "" if not d.section["omitted"] else " (" + "; ".join(d.section["omitted"]) + ")"
+
+
+def _pld_series(d: _Drawing, x: str, xs: list[float]) -> dict | None:
+    """For a DP-SGD theorem: the exact composition of its run (dp_accounting PLD, the registry's theorem named by
+    ``theorems.tables.EXACT_COMPOSITION``) along ``x``: where a CLT approximation under-states epsilon, how far
+    a moments-accountant bound is from the exact value."""
+    ref_id = EXACT_COMPOSITION.get(d.theorem.id)
+    if ref_id is None:
+        return None
+    try:
+        ref = d.lookup(ref_id)
+    except KeyError:
+        d.omit("exact composition (PLD)", f"{ref_id} is not in the registry")
+        return None
+    params = _reference_params(ref, d.theorem, d.point)
+    ys = []
+    for v in xs:
+        p = _along(params, x, v)
+        if x == "E" and "T" in ref.parameters:
+            p["T"] = _convert_length(params, "E", v)
+        ys.append(_eps(ref, p))
+    if not any(v is not None for v in ys):
+        d.omit("exact composition (PLD)", f"{ref_id} cannot be evaluated at these parameters")
+        return None
+    return {"label": f"exact composition, PLD ({ref_id})", "y": ys, "kind": "pld"}
+
+
+def _reference_params(ref: Theorem, theorem: Theorem, point: Mapping[str, float]) -> dict[str, float]:
+    """The point in the reference's own parameters: DP-SGD's (q, z) and the canonical (n, b, sigma, Delta)
+    name the same run (q = b/n, z = b sigma/Delta)."""
+    params = dict(point)
+    paper = PAPER_POINTS.get(theorem.id)
+    if paper is not None:
+        params = {**paper.params, **params}
+    if "n" in params and "b" in params and "q" not in params:
+        params["q"] = params["b"] / params["n"]
+    if all(k in params for k in ("b", "sigma", "Delta")) and "z" not in params:
+        params["z"] = params["b"] * params["sigma"] / params["Delta"]
+    if "T" not in params and "E" in params and "q" in params:
+        params["T"] = float(math.ceil(params["E"] / params["q"] - 1e-9))
+    return params
 
 
 def _baseline_eps(baseline: Theorem, theorem: Theorem, point: Mapping[str, float], x: str,
@@ -347,20 +499,25 @@ def _baseline_eps(baseline: Theorem, theorem: Theorem, point: Mapping[str, float
     for v in xs:
         p = {**bparams, x: v}
         if bx != x:
-            p[bx] = v * point.get("l", 1.0) if bx == "T" else v / point.get("l", 1.0)
+            p[bx] = _convert_length(point, x, v)
         out.append(_eps(baseline, p))
     return out
 
 
+def _convert_length(point: Mapping[str, float], x: str, v: float) -> float:
+    """``x = v`` epochs (``x = "E"``) as steps, or steps as epochs: T = l E for cyclic batches, T = ceil(E/q)
+    for Poisson sampling (Bu et al.: epochs = q T), T = E when neither is known."""
+    if "l" in point:
+        return v * point["l"] if x == "E" else v / point["l"]
+    if "q" in point and 0 < point["q"] <= 1:
+        return float(math.ceil(v / point["q"] - 1e-9)) if x == "E" else v * point["q"]
+    return v
+
+
 def _marked_points(d: _Drawing, x: str) -> list[dict]:
-    """The exact value of the worst instance and the audited lower bound, where the curves pass."""
+    """The audited lower bound where the curves pass (the exact value is a curve, see :func:`_exact_curve`)."""
     record = d.theorem.notion_record
     points = []
-    worst = d.worst
-    if worst is not None:
-        exact_eps = value_as_eps(record, worst.exact, worst.at)
-        if exact_eps is not None:
-            points.append({"label": "exact (worst instance)", "x": d.point[x], "y": exact_eps, "marker": "x"})
     audit = d.seen.audit
     lower = None
     if audit is not None and not isinstance(audit.lower, list) and audit.at is None:
@@ -376,22 +533,58 @@ def _marked_points(d: _Drawing, x: str) -> list[dict]:
     return points
 
 
-def _exact_curve(theorem: Theorem, worst: Witness | None, point: Mapping[str, float], x: str,
-                 xs: list[float]) -> list[float | None] | None:
-    """Exact epsilon at delta = 1e-5 of the tightness check's worst family, built at ``point`` as ``x`` varies
-    (notions with a one-value eps reading), from the engine's exact references.
+_EPS_DELTA = notion("eps_delta")
+_RDP = notion("rdp")
+#: the longest run of a grid family drawn as a curve (its cost grows with T)
+GRID_STEPS = 200
+
+
+def _exact_curve(d: _Drawing, x: str, xs: list[float], reading: Callable) -> dict | None:
+    """The exact value (``reading(profile)``) of the worst known instance, built at the drawing's point as
+    ``x`` varies: the tightness check's worst family, else the first closed-form family that is the
+    theorem's run at this point (from the engine's exact references).
 
     A value is kept only when the instance's own constants equal the theorem's parameters at that point (so
-    exact and bound describe the same run); grid-cost families only up to 60 steps (their cost)."""
-    record = theorem.notion_record
-    if not one_value_reading(record) or worst is None or not worst.parameters:
-        return None
-    family = FAMILIES.get(worst.family)
-    if family is None:
-        return None
-    base = {**worst.parameters, **point}
-    out = [_exact_eps_at(theorem, family, _along(base, x, v)) for v in xs]
-    return out if any(v is not None for v in out) else None
+    exact and bound describe the same run); grid families only up to :data:`GRID_STEPS` steps (their cost).
+    When no family gives a value, the reason goes to the section's ``omitted`` list."""
+    theorem = d.theorem
+    if theorem.kind == "exact":
+        return None  # the theorem's own curve is the exact value
+    worst = d.seen.worst
+    names = [worst.family] if worst is not None and worst.family in FAMILIES else []
+    names += [n for n, f in FAMILIES.items() if n not in names and not refs.is_grid(f)]
+    base = _exact_base(d)
+    steps_at_point = _along(base, x, d.point[x]).get("T", 0)
+    skipped_grid = None
+    for name in names:
+        family = FAMILIES[name]
+        if refs.is_grid(family) and steps_at_point > GRID_STEPS:
+            skipped_grid = name  # a grid curve would stop far below the drawn point: not worth its cost
+            continue
+        if _exact_at(theorem, family, _along(base, x, xs[0]), reading) is None:  # the cheapest run: T smallest
+            continue
+        ys = [_exact_at(theorem, family, _along(base, x, v), reading) for v in xs]
+        d.exact_family = family
+        label = f"exact ({name} family)" + (", the worst known instance" if worst is not None
+                                             and name == worst.family else "")
+        return {"label": label, "y": ys, "kind": "exact"}
+    if skipped_grid is not None:
+        d.omit("exact value", f"the worst family ({skipped_grid}) is a grid computation, drawn up to T = {GRID_STEPS}; "
+                              f"the plotted point has T = {steps_at_point:g}")
+    elif worst is None:
+        d.omit("exact value", "no tightness check found a worst instance for this theorem")
+    else:
+        d.omit("exact value", f"no exact reference (the worst family, {worst.family}, included) is this theorem's "
+                              "run at these parameters")
+    return None
+
+
+def _exact_base(d: _Drawing) -> dict[str, float]:
+    """The run the exact references are built at: the paper's (every constant of its table or figure), then
+    the worst instance's constants for what it leaves open, the drawing's point over both."""
+    paper = PAPER_POINTS.get(d.theorem.id)
+    worst = d.seen.worst
+    return {**(worst.parameters if worst is not None else {}), **(paper.params if paper else {}), **d.point}
 
 
 def _along(base: Mapping[str, float], x: str, v: float) -> dict[str, float]:
@@ -404,66 +597,68 @@ def _along(base: Mapping[str, float], x: str, v: float) -> dict[str, float]:
     return point
 
 
-def _exact_eps_at(theorem: Theorem, family: Family, point: Mapping[str, float]) -> float | None:
-    """The exact epsilon at delta = 1e-5 of ``family``'s instance at ``point`` (None when the instance
-    is not the theorem's run at ``point``, or is out of the family's range)."""
+def _exact_at(theorem: Theorem, family: Family, point: Mapping[str, float], reading: Callable) -> float | None:
+    """``reading`` of the exact profile of ``family``'s instance at ``point`` (None when the instance is not
+    the theorem's run at ``point``, or is out of the family's range)."""
     record = theorem.notion_record
-    if refs.is_grid(family) and point.get("T", 0) > 60:
+    if refs.is_grid(family) and point.get("T", 0) > GRID_STEPS:
         return None
     try:
         instance = refs.build(family, point, theorem)
-        own = instance.params()
+        own = refs.instance_params(instance, point)
         same = all(p in own and math.isclose(float(own[p]), float(point[p]), rel_tol=1e-9)
                    for p in theorem.parameters if p != record.parameter)
         if not same or refs.why_not_applicable(theorem, instance) is not None:
             return None
-        profile = instance.profile()
-        value = float(record.to_eps(lambda at: record.exact(profile, at), DELTA))
+        value = float(reading(instance.profile()))
     except Exception:  # noqa: BLE001 - outside the family's range: a gap in the curve
         return None
     return value if math.isfinite(value) else None
 
 
 def _rdp_curve(d: _Drawing) -> None:
-    """The RDP curve against alpha, with the RDP form of the composition baseline and the exact point."""
+    """The RDP curve against alpha, with the RDP form of the composition baseline and the exact curve."""
     def curve(t: Theorem, params) -> list[float | None]:
-        out = []
-        for a in ALPHAS:
-            try:
-                v = float(t.evaluate(**{**theorem_params(t, params), "alpha": a}))
-                out.append(v if math.isfinite(v) else None)
-            except Exception:  # noqa: BLE001
-                out.append(None)
-        return out
+        return [_value(t, {**theorem_params(t, params), "alpha": a}) for a in ALPHAS]
 
     theorem = d.theorem
-    series = [{"label": f"bound ({theorem.id})", "y": curve(theorem, d.point)}]
-    rdp_base = d.baseline_record.rdp if d.baseline is not None and d.baseline_record is not None else None
-    if rdp_base and rdp_base != theorem.id:
+    series = [{"label": bound_label(theorem), "y": curve(theorem, d.point), "kind": series_kind(theorem)}]
+    b = _rdp_baseline(d)
+    if b is not None:
+        series.append({"label": f"composition ({b.id})", "y": curve(b, _baseline_params(b, theorem, d.point)),
+                       "kind": "composition"})
+    family = d.exact_family
+    if family is not None and not refs.is_grid(family):
+        base = _exact_base(d)
         try:
-            b = d.lookup(rdp_base)
-        except KeyError:
-            b = None
-        if b is not None:
-            series.append({"label": f"composition ({b.id})", "y": curve(b, _baseline_params(b, theorem, d.point))})
-    points = []
-    worst = d.worst
-    if worst is not None and worst.at is not None and math.isfinite(worst.exact):
-        points.append({"label": "exact (worst instance)", "x": float(worst.at), "y": float(worst.exact)})
-    d.section["rdp_curve"] = {"alphas": list(ALPHAS), "series": series, "points": points}
+            profile = refs.build(family, base, theorem).profile()
+            ys = [_finite_or_none(lambda: _RDP.exact(profile, a)) for a in ALPHAS]
+            if any(v is not None for v in ys):
+                series.append({"label": f"exact ({family.name} instance)", "y": ys, "kind": "exact"})
+        except Exception:  # noqa: BLE001 - no exact curve: the bound and the baseline remain
+            pass
+    d.section["rdp_curve"] = {"alphas": list(ALPHAS), "series": series, "points": []}
     d.add_figure("rdp", fig.line_plot(f"{theorem.id}: RDP curve", "Rényi order alpha", "RDP epsilon", ALPHAS,
-                                      series, points, logy=True),
+                                      series, logy=True),
                  f"{theorem.id}: RDP epsilon against alpha at {d.origin}")
 
 
+def _finite_or_none(compute: Callable[[], float]) -> float | None:
+    try:
+        value = float(compute())
+    except Exception:  # noqa: BLE001 - outside the reference's range: a gap in the curve
+        return None
+    return value if math.isfinite(value) else None
+
+
 def _tradeoff(d: _Drawing) -> None:
-    """Tradeoff curves G_mu of the bound, of the composition baseline and of the worst instance."""
+    """Tradeoff curves G_mu of the bound, of the composition baseline and of the exact instance at the point."""
     theorem = d.theorem
     mus = []
     try:
-        mus.append((f"bound ({theorem.id})", float(theorem.evaluate(**theorem_params(theorem, d.point)))))
+        mus.append((bound_label(theorem), float(theorem.evaluate(**theorem_params(theorem, d.point)))))
     except Exception as exc:  # noqa: BLE001
-        d.section["gaps"].append(f"tradeoff curve: {type(exc).__name__}: {exc}".splitlines()[0][:200])
+        d.omit("tradeoff curve", human_reason(exc))
         return
     baseline = d.baseline
     if baseline is not None and baseline.notion == theorem.notion and baseline.id != theorem.id:
@@ -472,8 +667,10 @@ def _tradeoff(d: _Drawing) -> None:
             mus.append((f"composition ({baseline.id})", float(baseline.evaluate(**params))))
         except Exception:  # noqa: BLE001
             pass
-    if d.worst is not None:
-        mus.append(("exact (worst instance)", float(d.worst.exact)))
+    if d.exact_family is not None:
+        mu = _exact_at(theorem, d.exact_family, _exact_base(d), lambda profile: theorem.notion_record.exact(profile, None))
+        if mu is not None:
+            mus.append((f"exact ({d.exact_family.name} instance)", mu))
     curves = []
     for label, mu in mus:
         if not math.isfinite(mu):
@@ -489,15 +686,11 @@ def _privacy_curve(d: _Drawing) -> None:
     """The bound's delta(eps) curve."""
     theorem = d.theorem
     eps_grid = [0.0, 0.25, 0.5, 1.0, 2.0, 4.0]
-    ys = []
-    for e in eps_grid:
-        try:
-            ys.append(float(theorem.evaluate(**theorem_params(theorem, d.point), eps=e)))
-        except Exception:  # noqa: BLE001
-            ys.append(None)
+    ys = [_finite_or_none(lambda e=e: theorem.evaluate(**theorem_params(theorem, d.point), eps=e)) for e in eps_grid]
     d.section["privacy_curve"] = {"eps": eps_grid, "delta": ys}
     d.add_figure("delta", fig.line_plot(f"{theorem.id}: delta(eps)", "eps", "delta", eps_grid,
-                                        [{"label": f"bound ({theorem.id})", "y": ys}], logx=False, logy=True),
+                                        [{"label": bound_label(theorem), "y": ys, "kind": series_kind(theorem)}],
+                                        logx=False, logy=True),
                  f"{theorem.id}: delta(eps) at {d.origin}")
 
 
@@ -521,56 +714,19 @@ NOTION_CURVES: dict[str, Callable[[_Drawing], None]] = {"rdp": _rdp_curve, "gdp"
 
 
 def errata_section(records: list[Theorem], verdicts: Mapping[str, Mapping], tables: list[dict]) -> list[dict]:
-    """Every erratum of the selected theorems with its evidence: the "as printed" variant's failed checks
-    (scaling check, counterexample) and the printed tables that do not come out."""
-    mismatches_by_theorem: dict[str, list[dict]] = {}
-    for t in tables:
-        columns = {c["key"]: c for c in t["columns"]}
-        for row in t["rows"]:
-            for key, cell in row["cells"].items():
-                if cell["status"] == "mismatch":
-                    theorem_id = columns[key].get("erratum") or columns[key]["theorem"]
-                    mismatches_by_theorem.setdefault(theorem_id, []).append(
-                        {"table": t["id"], "label": t["label"], "row": row["label"], "column": columns[key]["label"],
-                         "printed": cell["printed"], "computed": cell["computed"]})
-    out = []
-    for theorem in records:
-        for e in theorem.errata:
-            evidence = []
-            if e.variant and e.variant in verdicts:
-                v = verdicts[e.variant]
-                failed = [o for o in v.get("obligations", []) if o["status"] == "failed"]
-                for o in failed:
-                    kind = "failed scaling check" if o["name"] == "scaling" else f"failed {o['name']}"
-                    evidence.append({"kind": kind, "detail": o["detail"]})
-                if v.get("counterexample"):
-                    evidence.append({"kind": "counterexample", "detail": v["counterexample"]})
-                if not failed:
-                    evidence.append({"kind": "variant not caught", "detail": f"{e.variant}: verdict {v['verdict']}"})
-            elif e.variant:
-                evidence.append({"kind": "variant not checked", "detail": f"{e.variant} is not in this run"})
-            related = {theorem.id, *(v.id for v in theorem.variants)}
-            if theorem.printed_of:
-                related.add(theorem.printed_of)
-            for tid in sorted(related):
-                for m in mismatches_by_theorem.get(tid, []):
-                    evidence.append({"kind": "table mismatch", "detail": m})
-            if e.evidence:
-                evidence.append({"kind": "source", "detail": e.evidence})
-            out.append({"theorem": theorem.id, "text": e.text, "variant": e.variant, "evidence": evidence})
-    explained = {e["theorem"] for e in out} | {t.printed_of for t in records if t.printed_of}
-    mism = [dict(m, theorem=tid) for tid, ms in sorted(mismatches_by_theorem.items()) for m in ms
-            if tid not in explained]
-    if mism:
-        out.append({"theorem": None, "text": "Printed table values that the registry does not reproduce (no recorded erratum "
-                    "among the selected theorems explains them)",
-                    "variant": None, "evidence": [{"kind": "table mismatch", "detail": m} for m in mism]})
-    return out
+    """The errata table (:func:`verify.report.frontpage.errata_rows`): every distinct erratum of the selected
+    theorems with where, as printed, corrected, how detected, the numbers and replay lines; then the
+    software's own findings (printed cells that do not reproduce, approximations that under-state)."""
+    from verify.report.frontpage import errata_rows  # frontpage reads this module's slug: imported late
+
+    return errata_rows(records, verdicts, tables)
 
 
 def reproduction(options: Options, figures: Figures, progress: Callable[[], None] | None = None,
                  papers: set[str] | None = None) -> dict:
-    """Every printed table (printed vs computed) and every figure parameter set replotted."""
+    """Every printed table (printed vs computed), every figure parameter set replotted, and the checklist of
+    every printed table and figure of the papers (``checklist``: reproduced, or not and why, with the anchor
+    of its reproduction; ``theorems.tables.CHECKLIST``)."""
     tables = []
     for table in TABLES:
         if papers is not None and table.paper not in papers:
@@ -582,18 +738,21 @@ def reproduction(options: Options, figures: Figures, progress: Callable[[], None
     for spec in FIGURES:
         if papers is not None and spec.paper not in papers:
             continue
-        data = figure_series(spec)
-        series = [{"label": s["label"] + (f", delta={s['delta']:g}" if s["delta"] else ""), "y": s["y"]}
-                  for s in data["series"]]
+        data = figure_series(spec, heavy=options.full)
+        series = [{"label": s["label"] + (f", delta={s['delta']:g}" if s["delta"] else ""), "y": s["y"],
+                   "kind": s["kind"]} for s in data["series"]]
         ylabel = data["ylabel"] if spec.quantity == "value" else "epsilon"
+        omitted = [f"{s['label']} {s['gap']}" for s in data["series"] if s["gap"]]
         file = figures.add(f"repro-{slug(spec.id)}", fig.line_plot(f"{spec.paper} {spec.label} (replotted)", spec.x,
                                                                     ylabel, spec.xs, series),
-                           f"{spec.paper} {spec.label}: {spec.caption}")
+                           f"{spec.paper} {spec.label}: {spec.caption}"
+                           + (f" ({'; '.join(omitted)})" if omitted else ""))
         data["figure"] = file
         plots.append(data)
         if progress:
             progress()
-    return {"tables": tables, "figures": plots}
+    items = [i for i in CHECKLIST if papers is None or i.paper in papers]
+    return {"tables": tables, "figures": plots, "checklist": checklist(items, tables, plots)}
 
 
 def reproduction_steps(papers: set[str] | None = None) -> int:
@@ -601,15 +760,22 @@ def reproduction_steps(papers: set[str] | None = None) -> int:
 
 
 def summary_rows(sections: list[dict]) -> list[dict]:
+    """One row per theorem; ``ratio``/``ratio_label`` say the tightness per relation (an upper bound's
+    largest exact/bound, a lower bound's bound/exact) and ``status`` the verdict in words (a wrong printed
+    table whose guarantee held is not an unsound guarantee)."""
+    from verify.report.frontpage import ratio_reading, verdict_status
+
     rows = []
     for s in sections:
         v = s["verdict"]
         tight = Seen.of(v).tightness
         ratio = tight.max_ratio if tight is not None else v.get("max_ratio")
+        worst = ratio if isinstance(ratio, (int, float)) and math.isfinite(ratio) else None
+        reading = ratio_reading(s["kind"], worst)
         rows.append({"id": s["id"], "anchor": s["anchor"], "paper": s["paper"], "notion": s["notion"],
                      "kind": s["kind"], "verdict": v.get("verdict", "missing"), "expected": v.get("expected"),
-                     "printed_of": s["printed_of"],
-                     "worst_ratio": ratio if isinstance(ratio, (int, float)) and math.isfinite(ratio) else None,
+                     "printed_of": s["printed_of"], "status": verdict_status(s),
+                     "worst_ratio": worst, "ratio": reading["value"], "ratio_label": reading["label"],
                      "median_ratio": None if tight is None else tight.median_ratio,
                      "beats_baseline": s["beats_baseline"]})
     return rows

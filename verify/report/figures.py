@@ -28,6 +28,18 @@ RC = {
     "path.simplify": False,
 }
 STYLES = ("-", "--", "-.", ":")
+#: how a series is drawn by its role (``kind``): upper bounds in solid colours, lower bounds dashed red with
+#: downward triangles, exact values black with crosses, compositions grey dotted, approximations dash-dotted,
+#: the exact PLD composition green; so an upper and a lower bound never look alike, whatever their order
+ROLE_STYLES = {
+    "lower": {"linestyle": "--", "color": "tab:red", "marker": "v"},
+    "exact": {"linestyle": "-", "color": "black", "marker": "x", "linewidth": 1.0},
+    "composition": {"linestyle": ":", "color": "dimgray", "marker": "s"},
+    "approximation": {"linestyle": "-.", "color": "tab:orange", "marker": "d"},
+    "pld": {"linestyle": "-", "color": "tab:green", "marker": "+", "linewidth": 1.2},
+}
+#: what the legend adds to a series' label for its role (the label itself says which theorem)
+ROLE_LEGEND = {"lower": " [lower bound]", "approximation": " [approximation]"}
 
 
 def to_svg(fig) -> str:
@@ -59,17 +71,26 @@ def _finite(xs: Sequence[float], ys: Sequence[float | None]) -> tuple[list[float
 
 def line_plot(title: str, xlabel: str, ylabel: str, xs: Sequence[float], series: Sequence[dict],
               points: Sequence[dict] = (), logx: bool = True, logy: bool = False) -> str | None:
-    """Curves ``series`` (dicts with ``label``, ``y``, optional ``style``) and marked ``points``
-    (dicts with ``label``, ``x``, ``y``, ``marker``); ``None`` when there is nothing to draw."""
+    """Curves ``series`` (dicts with ``label``, ``y``, optional ``kind``: upper, lower, exact, composition,
+    approximation, pld; see :data:`ROLE_STYLES`) and marked ``points`` (dicts with ``label``, ``x``, ``y``,
+    ``marker``); ``None`` when there is nothing to draw."""
     drawn = 0
     with matplotlib.rc_context(RC):
         fig, ax = _new(title, xlabel, ylabel)
-        for i, s in enumerate(series):
+        upper = 0
+        for s in series:
             x, y = _finite(xs, s["y"])
             if not x:
                 continue
-            ax.plot(x, y, STYLES[i % len(STYLES)], marker="o" if len(x) < 12 else None, markersize=3,
-                    label=s["label"])
+            kind = s.get("kind", "upper")
+            style = dict(ROLE_STYLES.get(kind, {}))
+            if not style:  # upper bounds (and unlabelled series): solid first, then the other line styles
+                style = {"linestyle": STYLES[upper % len(STYLES)], "marker": "o"}
+                upper += 1
+            if len(x) >= 12:
+                style["marker"] = None
+            ax.plot(x, y, markersize=3 if style.get("marker") != "x" else 5,
+                    label=s["label"] + ROLE_LEGEND.get(kind, ""), **style)
             drawn += 1
         for p in points:
             if p.get("y") is None or not math.isfinite(p["y"]):

@@ -22,10 +22,11 @@ import theorems
 from verify.check.engine import check_theorem, profile, summary
 from verify.check.mutation import self_test
 from verify.check.parallel import map_jobs
-from verify.check.verdict import Obligation, decide
+from verify.check.verdict import Obligation, Verdict, decide
 from verify.errors import InputError
-from verify.report import build
-from verify.report.render import formula_svg, html_page, markdown
+from verify.report import build, incremental
+from verify.report.mathml import bound_latex, bound_mathml, latex_mathml
+from verify.report.render import html_page, markdown
 
 DEFAULT_OUT = "reports/latest"
 #: the file marking a folder as a report written by this tool; it lists the files the tool wrote
@@ -102,10 +103,12 @@ def _foreign_entries(folder: Path) -> list[str]:
     return foreign
 
 
-def write_report(target: Path, report: dict, svgs: dict[str, str], formulas: dict[str, str]) -> None:
+def write_report(target: Path, report: dict, svgs: dict[str, str], formulas: dict[str, str],
+                 extra: Callable[[Path, dict], list[str]] | None = None) -> None:
     """Write the report into a temporary folder beside ``target``, then move it into place: the whole
     folder when ``target`` does not exist or is empty, else file by file over the previous report's own
-    files (anything else in the folder is left alone)."""
+    files (anything else in the folder is left alone).  ``extra(folder, report)`` may add files to the
+    temporary folder before the move (the screenshots) and returns their relative paths."""
     parent = target.resolve().parent
     try:
         tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}-tmp-"))
@@ -119,10 +122,11 @@ def write_report(target: Path, report: dict, svgs: dict[str, str], formulas: dic
                  **dict(svgs)}
         for name, text in files.items():
             (tmp / name).write_text(text, encoding="utf-8")
-        (tmp / MARKER).write_text(json.dumps({"generator": "verify report", "files": sorted(files)}, indent=1)
+        names = sorted(files) + (sorted(extra(tmp, report)) if extra is not None else [])
+        (tmp / MARKER).write_text(json.dumps({"generator": "verify report", "files": names}, indent=1)
                                   + "\n", encoding="utf-8")
         if target.is_dir() and any(target.iterdir()):
-            _replace_own_files(target, tmp, sorted(files) + [MARKER])
+            _replace_own_files(target, tmp, names + [MARKER])
         else:
             if target.is_dir():
                 target.rmdir()
@@ -136,8 +140,8 @@ def write_report(target: Path, report: dict, svgs: dict[str, str], formulas: dic
 def _replace_own_files(target: Path, new: Path, names: list[str]) -> None:
     for old in sorted(_own_files(target) - set(names)):  # the previous report's figures that are gone
         (target / old).unlink(missing_ok=True)
-    (target / "figures").mkdir(exist_ok=True)
     for name in names:
+        (target / name).parent.mkdir(parents=True, exist_ok=True)  # figures/, screenshots/
         os.replace(new / name, target / name)
 
 
@@ -161,9 +165,21 @@ def theorem_job(theorem_id: str, profile_name: str, seed: int) -> tuple:
         figures = build.Figures()
         section = build.theorem_section(theorem, verdict.to_json(), theorems.get, options, figures, curves=False)
         section["gaps"].append(f"curves could not be drawn: {_one_line(exc)}")
-    formulas = {f"{theorem.id}#bound": formula_svg(theorem.latex()),
-                f"{theorem.id}#paper": formula_svg(theorem.paper_form) if theorem.paper_form else None}
+    section["bound"] = {**section["bound"], "latex": bound_latex(theorem.bound)}  # operator names intact
+    formulas = {f"{theorem.id}#bound": bound_mathml(theorem.bound),
+                f"{theorem.id}#paper": latex_mathml(theorem.paper_form) if theorem.paper_form else None}
     return verdict, section, figures.svg, figures.captions, formulas
+
+
+def _theorem_to_json(result: tuple) -> dict:
+    verdict, section, svgs, captions, formulas = result
+    return {"verdict": verdict.to_json(), "section": section, "svgs": svgs, "captions": captions,
+            "formulas": formulas}
+
+
+def _theorem_from_json(entry: dict) -> tuple:
+    return (Verdict.from_json(entry["verdict"]), entry["section"], entry["svgs"], entry["captions"],
+            entry["formulas"])
 
 
 def _one_line(exc: Exception) -> str:
@@ -189,29 +205,57 @@ def _job(kind: str, *args) -> tuple:
 
 
 def generate(records, profile_name: str = "quick", seed: int = 0, only: str | None = None, jobs: int = 1,
-             progress: Callable[[str], None] | None = None, reproduce_papers: set[str] | None = None) -> tuple:
-    """Compute the report for ``records``: (report dict, figure SVGs by file, formula SVGs, verdicts).
+             progress: Callable[[str], None] | None = None, reproduce_papers: set[str] | None = None,
+             cache: incremental.ResultCache | None = None) -> tuple:
+    """Compute the report for ``records``: (report dict, figure SVGs by file, formula MathML, verdicts).
 
     ``progress(name)`` is called after each theorem (its id) and after the reproduction
     (``"tables and figures"``).  ``jobs > 1`` spreads the work over worker processes; the result does not
-    depend on ``jobs``.
+    depend on ``jobs``.  With a ``cache`` (:mod:`verify.report.incremental`), unchanged theorems, the
+    reproduction and the mutation self-test are read back instead of computed, and what is computed is
+    stored; the result does not depend on it either.
     """
     ids = [t.id for t in records]
     papers = tuple(sorted(reproduce_papers)) if reproduce_papers is not None else None
-    repro = ("reproduction", profile_name, seed, papers)
+    keys = _cache_keys(records, profile_name, seed, papers) if cache is not None else {}
+    by_id: dict[str, tuple] = {}
+    repro_result = None
+    if cache is not None:
+        for tid in ids:
+            entry = cache.get(keys[tid])
+            if entry is not None:
+                by_id[tid] = _theorem_from_json(entry)
+                if progress is not None:
+                    progress(tid)
+        entry = cache.get(keys["reproduction"])
+        if entry is not None:
+            repro_result = (entry["data"], entry["svgs"], entry["captions"])
+            if progress is not None:
+                progress("tables and figures")
+    todo = [t for t in records if t.id not in by_id]
+    repro = [("reproduction", profile_name, seed, papers)] if repro_result is None else []
     if jobs <= 1:
-        work = [repro] + [("theorem", i, profile_name, seed) for i in ids]
+        work = repro + [("theorem", t.id, profile_name, seed) for t in todo]
     else:  # longest first (numerical compositions, then other operators): a better spread over the workers
-        order = [("theorem", t.id, profile_name, seed) for t in sorted(records, key=_expected_cost)]
-        work = order[:jobs] + [repro] + order[jobs:]
+        order = [("theorem", t.id, profile_name, seed) for t in sorted(todo, key=_expected_cost)]
+        work = order[:jobs] + repro + order[jobs:]
 
     def done(index: int, _) -> None:
         if progress is not None:
             progress("tables and figures" if work[index][0] == "reproduction" else work[index][1])
 
     results = map_jobs(_job, work, jobs, done)
-    by_id = {job[1]: result for job, result in zip(work, results) if job[0] == "theorem"}
-    repro_data, rsvg, rcap = next(r for job, r in zip(work, results) if job[0] == "reproduction")
+    for job, result in zip(work, results):
+        if job[0] == "theorem":
+            by_id[job[1]] = result
+            if cache is not None:
+                cache.put(keys[job[1]], _theorem_to_json(result))
+        else:
+            repro_result = result
+            if cache is not None:
+                data, svgs, captions = result
+                cache.put(keys["reproduction"], {"data": data, "svgs": svgs, "captions": captions})
+    repro_data, rsvg, rcap = repro_result
     figures = build.Figures()
     formulas: dict[str, str] = {}
     sections, verdicts = [], []
@@ -223,11 +267,11 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
         formulas.update({k: v for k, v in forms.items() if v})
     figures.update(rsvg, rcap)
     verdict_by_id = {s["id"]: s["verdict"] for s in sections}
-    mutation = self_test(verdicts, profile_name, seed, jobs)  # the search's own test, as `verify run` prints it
+    mutation = _mutation(verdicts, profile_name, seed, jobs, cache, keys)
     report = {
-        "meta": {**_meta(verdicts, profile_name, seed, only), "mutation": mutation.line(),
-                 "mutation_survivors": mutation.survivor_lines()},
-        "mutation": mutation.to_json(),
+        "meta": {**_meta(verdicts, profile_name, seed, only), "mutation": mutation["line"],
+                 "mutation_survivors": mutation["survivors"]},
+        "mutation": mutation["json"],
         "summary": build.summary_rows(sections),
         "theorems": sections,
         "errata": build.errata_section(list(records), verdict_by_id, repro_data["tables"]),
@@ -237,6 +281,33 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
         "figures": figures.index(),
     }
     return report, figures.svg, formulas, verdicts
+
+
+def _cache_keys(records, profile_name: str, seed: int, papers: tuple[str, ...] | None) -> dict[str, str]:
+    """Cache keys: one per theorem, the reproduction's (every record, since tables name theorems), and the
+    mutation self-test's (the selected theorems' keys)."""
+    keys = {}
+    for t in records:
+        baseline = build.composition_baseline(t)
+        related = [] if baseline is None else [x for x in (baseline.theorem, baseline.rdp) if x]
+        keys[t.id] = incremental.theorem_key(t, theorems.get, profile_name, seed, related)
+    registry = [incremental.record_text(t) for t in theorems.all()]
+    keys["reproduction"] = incremental.combined_key("reproduction", registry, profile_name, seed, repr(papers))
+    keys["mutation"] = incremental.combined_key("mutation", [keys[t.id] for t in records], profile_name, seed)
+    return keys
+
+
+def _mutation(verdicts, profile_name: str, seed: int, jobs: int, cache, keys: dict[str, str]) -> dict:
+    """The mutation self-test as the report shows it (score line, survivors, JSON), cached as a whole."""
+    if cache is not None:
+        entry = cache.get(keys["mutation"])
+        if entry is not None:
+            return entry
+    score = self_test(verdicts, profile_name, seed, jobs)  # the search's own test, as `verify run` prints it
+    out = {"line": score.line(), "survivors": score.survivor_lines(), "json": score.to_json()}
+    if cache is not None:
+        cache.put(keys["mutation"], out)
+    return out
 
 
 def _expected_cost(theorem) -> int:

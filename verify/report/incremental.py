@@ -1,0 +1,141 @@
+"""Cached results for ``verify report``: an unchanged theorem is not checked again (issue 16, item 6).
+
+A theorem's result (its verdict, section, figures and formulas) is stored as JSON under a key made of
+
+* the record: ``repr`` of the frozen :class:`~verify.theorem.Theorem` (bound, assumptions, claims, errata,
+  examples, variants: everything that decides its checks), and the records it names (a claim against
+  another theorem, its composition baseline), whose change changes its section;
+* the code version: a hash of the machinery's sources (``verify/**/*.py``, except the command line and the
+  modules that only lay results out, :data:`LAYOUT_ONLY`) and of the registry's non-record data
+  (``theorems/tables.py``: printed tables, figure parameters, composition baselines;
+  ``theorems/__init__.py``); editing one theorem module re-checks the records that changed, not all;
+* the profile and the seed.
+
+Reading back gives the same bytes of ``report.json`` as a cold run (tested): the verdict travels through
+``Verdict.to_json``/``from_json``, which round-trip.  The papers' tables and figures and the mutation
+self-test are cached the same way, keyed by every record they read.  Entries are written atomically
+(a temporary file renamed into place); an unreadable entry is a miss, never an error.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from verify.errors import InputError
+from verify.theorem import Theorem
+
+#: default cache folder, relative to the current directory (never outside it)
+DEFAULT_CACHE = ".verify-cache/report"
+#: bump when the layout of a cached entry changes
+FORMAT = 1
+
+_ROOT = Path(__file__).resolve().parents[2]
+#: modules that only lay out or store cached results (they compute none): editing them keeps the cache
+LAYOUT_ONLY = frozenset({"verify/report/render.py", "verify/report/frontpage.py", "verify/report/browser.py",
+                         "verify/report/incremental.py"})
+_ID = re.compile(r"[a-z0-9_.-]+(?:/[A-Za-z0-9_.+-]+)+")
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """SHA-256 of the machinery's sources and the registry's non-record data (see the module docstring)."""
+    h = hashlib.sha256(f"format {FORMAT}".encode())
+    files = [p for p in sorted((_ROOT / "verify").rglob("*.py")) if p.relative_to(_ROOT).as_posix() not in LAYOUT_ONLY
+             and "commands" not in p.relative_to(_ROOT).parts]
+    files += [_ROOT / "theorems" / "tables.py", _ROOT / "theorems" / "__init__.py"]
+    for path in files:
+        if path.is_file():
+            h.update(path.relative_to(_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def record_text(theorem: Theorem) -> str:
+    """The record as text: ``repr`` of the frozen dataclass (deterministic across processes)."""
+    return repr(theorem)
+
+
+def theorem_key(theorem: Theorem, lookup: Callable[[str], Theorem], profile: str, seed: int,
+                related: Iterable[str] = ()) -> str:
+    """The cache key of one theorem's result: the record, the records it names or is compared with
+    (``related``), the code version, the profile and the seed."""
+    text = record_text(theorem)
+    names = sorted((set(_ID.findall(text)) | set(related)) - {theorem.id})
+    parts = [f"theorem {theorem.id}", text]
+    for name in names:
+        try:
+            parts.append(record_text(lookup(name)))
+        except KeyError:  # a word shaped like an id that is none (a file path in a note)
+            continue
+    return _digest("theorem", parts, profile, seed)
+
+
+def combined_key(kind: str, keys: Iterable[str], profile: str, seed: int, extra: str = "") -> str:
+    """The key of a result that reads many records (the reproduction, the mutation self-test)."""
+    return _digest(kind, [extra, *sorted(keys)], profile, seed)
+
+
+def _digest(kind: str, parts: list[str], profile: str, seed: int) -> str:
+    h = hashlib.sha256(f"{kind}\0{code_version()}\0{profile}\0{seed}".encode())
+    for part in parts:
+        h.update(b"\0" + part.encode())
+    return h.hexdigest()
+
+
+class ResultCache:
+    """A folder of JSON entries by key (``KEY.json``), counting hits and misses."""
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.folder = Path(folder)
+        self.hits = 0
+        self.misses = 0
+
+    @classmethod
+    def open(cls, folder: str | os.PathLike) -> "ResultCache":
+        """The cache in ``folder``, created when missing; ``InputError`` (naming ``--cache``) when it
+        cannot be made or written."""
+        path = Path(folder)
+        if path.exists() and not path.is_dir():
+            raise InputError(f"--cache {folder}: exists and is not a directory", "--cache")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            os.rmdir(tempfile.mkdtemp(dir=path, prefix=".probe-"))
+        except OSError as exc:
+            raise InputError(f"--cache {folder}: cannot write: {exc.strerror}", "--cache") from None
+        return cls(path)
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def get(self, key: str) -> Any | None:
+        try:
+            with open(self._path(key), encoding="utf-8") as f:
+                value = json.load(f)
+        except (OSError, ValueError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        """Store ``value`` (JSON); a failed write leaves the cache as it was (the report does not depend
+        on it)."""
+        try:
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(value, f, ensure_ascii=False, separators=(",", ":"))  # key order kept: the page follows it
+            os.replace(tmp, self._path(key))
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except (OSError, UnboundLocalError):
+                pass
+
+
+__all__ = ["DEFAULT_CACHE", "ResultCache", "code_version", "combined_key", "record_text", "theorem_key"]
