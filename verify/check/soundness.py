@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
@@ -503,7 +504,11 @@ class _Search:
                 raise AssertionError(f"violation with relative margin {margin!r}")
 
         try:
-            with _history_free_generation():
+            with _history_free_generation(), warnings.catch_warnings():
+                # on a Dask worker, the worker's own threads draw from the global ``random`` while hypothesis
+                # generates: it warns that a strategy used ``random``; none does (the draws depend on the seed
+                # only: byte-identical JSON for any cluster), so the warning says nothing here
+                warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
                 prop()
         except (Unsatisfiable, AssertionError):
             pass  # no admissible instance, or the failure hypothesis shrank: both are in ``record``
