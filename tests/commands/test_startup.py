@@ -63,6 +63,12 @@ def test_list_imports_no_scipy_stats():
     assert _modules_after(["list", "--json"], ("scipy.stats",)) == []
 
 
+def test_list_and_show_import_no_scipy_special():
+    """scipy.special (a quarter of the registry's start-up) is imported at the first computation only."""
+    for argv in (["list", "--json"], ["show", "bok2024/thm4.2"]):
+        assert _modules_after(argv, ("scipy.special",)) == [], argv
+
+
 def test_show_and_eval_import_the_registry_only():
     """``show`` and ``eval`` (without --family) need the record, never the check engine, the PLD library
     or scipy.stats (issue 12: what a user waits for before the first line)."""

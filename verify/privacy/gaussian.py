@@ -19,10 +19,13 @@ import inspect
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from verify import validate
 from verify.errors import InputError
+from verify.lazy import OnFirstUse
+
+#: scipy.special, imported at its first use: a quarter of the registry's start-up, and list/show never call it
+special = OnFirstUse("scipy.special", globals(), "special")
 
 __all__ = [
     "tradeoff_gaussian",
@@ -46,9 +49,18 @@ __all__ = [
 # expressions (scipy/stats/_continuous_distns.py, ``_norm_cdf`` ... ``_norm_isf``), so values are bitwise
 # the same (tests/privacy/test_normal.py).
 _SQRT_2PI = np.sqrt(2 * np.pi)
-_norm_cdf = special.ndtr
-_norm_logcdf = special.log_ndtr
-_norm_ppf = special.ndtri
+
+
+def _norm_cdf(x):
+    return special.ndtr(x)
+
+
+def _norm_logcdf(x):
+    return special.log_ndtr(x)
+
+
+def _norm_ppf(p):
+    return special.ndtri(p)
 
 
 def _norm_pdf(x):

@@ -32,11 +32,13 @@ from typing import Callable, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from verify import validate
 from verify.errors import InputError
+from verify.lazy import OnFirstUse
 from verify.privacy.gaussian import _norm_logcdf, _numeric, _result
+
+special = OnFirstUse("scipy.special", globals(), "special")  # imported at its first use (start-up)
 
 __all__ = [
     "rdp_to_dp_classical",
