@@ -181,3 +181,44 @@ def test_a_lower_bound_beyond_the_float_range_is_violated_with_an_infinite_margi
     t = _theorem(sp.exp(sym.alpha * 400), kind="lower")  # e^800: beyond doubles, in 50 digits too
     margin = certify.violation_margin(t, {"alpha": 2.0}, _comparison(1e300, float("inf")))
     assert margin == math.inf
+
+
+def test_the_reference_s_own_error_for_the_query_is_slack_too():
+    """A grid's error for the quantity compared (its Rényi divergence at large mu) can exceed its relative
+    ``tolerance`` (an error in delta): a violation is certified only beyond it as well."""
+    t = _theorem(sym.alpha * sym.Delta ** 2 / (2 * sym.sigma ** 2))
+    params = {"Delta": 1.0, "sigma": 1.0, "alpha": 2.0}
+    asked = []
+
+    def error(value):
+        def query():
+            asked.append(value)
+            return value
+        return query
+
+    beyond = refs.Comparison(exact=1.5, bound=1.0, at=2.0, tolerance=1e-6, query_error=error(0.6))
+    assert certify.violation_margin(t, params, beyond) is None
+    within = refs.Comparison(exact=1.5, bound=1.0, at=2.0, tolerance=1e-6, query_error=error(0.2))
+    assert certify.violation_margin(t, params, within) == pytest.approx(0.5 - 1.5e-6 - 0.2, rel=1e-12)
+    unknown = refs.Comparison(exact=1.5, bound=1.0, at=2.0, tolerance=1e-6, query_error=error(math.inf))
+    assert certify.violation_margin(t, params, unknown) is None
+    holds = refs.Comparison(exact=0.9, bound=1.0, at=2.0, tolerance=1e-6, query_error=error(1.0))
+    assert certify.violation_margin(t, params, holds) is None
+    assert asked == [0.6, 0.2, math.inf]  # asked only where a violation is being certified
+
+
+def test_a_grid_at_mu_30_states_a_renyi_error_covering_its_true_error():
+    """Full-batch walk at per-step mu = 30 whose walls never act: D_2 = alpha T mu^2 / 2 = 900 exactly; the
+    query error the engine certifies with covers the grid's deviation from it."""
+    from verify.instances import FAMILIES
+    from verify.privacy.notions import RDP
+
+    mu, lo, hi = 30.0, -70.0, 100.0
+    profile = FAMILIES["interval_walk"].build(n=1, eta=1.0, sigma=1.0, T=1, Delta=mu, D=hi - lo, lo=lo, x0=0.0,
+                                              cells=1024).profile()
+    notion = RDP
+    value = notion.exact(profile, 2.0)
+    query = refs.query_error(profile, notion, 2.0)
+    assert query is not None and math.isfinite(value)
+    assert abs(value - 900.0) <= query()
+    assert abs(value - 900.0) > refs.profile_tolerance(profile) * 900.0  # what the relative tolerance misses

@@ -74,6 +74,8 @@ def violation_margin(theorem: Theorem, params: Mapping[str, float], comparison: 
     if certified is None or math.isnan(certified):
         return None
     slack = _exact_error(comparison, exact, certified) + resolution + error
+    if comparison.query_error is not None:  # the reference's own error for this query (a grid's, at large mu)
+        slack += comparison.query_error()
     for side in candidates:
         gap = side * (exact - certified) - slack
         if gap > 0:  # an infinite bound on the wrong side (beyond the float range in 50 digits too): inf
@@ -210,7 +212,8 @@ def replay(theorem: Theorem, family_name: str, keywords: Mapping[str, Any], at=N
     except (NotImplementedError, OverflowError, FloatingPointError, ZeroDivisionError) as exc:
         raise InputError(f"not computable on {instance.name}: {type(exc).__name__}: {exc}", "family",
                          theorem.id) from None
-    comparison = refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile))
+    comparison = refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile),
+                                 query_error=refs.query_error(profile, notion, at))
     return {"instance": instance, "build": build_keywords(instance), "parameters": params,
             "comparison": comparison, "outside": outside, "margin": violation_margin(theorem, params, comparison)}
 

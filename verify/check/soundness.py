@@ -173,7 +173,8 @@ def _compare(theorem: Theorem, instance, params: Mapping[str, float],
             raise
         record.skip(what, exc)
         return None
-    return refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile))
+    return refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile),
+                           query_error=refs.query_error(profile, notion, at))
 
 
 def violation_margin(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> float | None:
