@@ -11,11 +11,13 @@ but not kept.  The counts (hits, misses, evictions, too large) are for benchmark
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import types
 from collections import OrderedDict
 from types import MappingProxyType
-from typing import Any, Callable, Hashable, TypeVar
+from pathlib import Path
+from typing import Any, Callable, Hashable, Iterable, TypeVar
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from verify.validate import integer
 
 V = TypeVar("V")
 
-__all__ = ["BoundedCache", "nbytes_of"]
+__all__ = ["BoundedCache", "nbytes_of", "digest_sources"]
 
 
 def nbytes_of(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> int:
@@ -156,3 +158,14 @@ class BoundedCache:
     def stats(self) -> dict[str, int]:
         return {"entries": len(self._entries), "bytes": self.bytes, "budget": self.budget, "hits": self.hits,
                 "misses": self.misses, "evictions": self.evictions, "too_large": self.too_large}
+
+
+def digest_sources(digest, paths: Iterable[Path], root: Path) -> None:
+    """Feed ``digest`` (a hashlib object) each file's path relative to ``root`` and its bytes: the key by
+    which cached results (the report's cache) and cluster workers (``--scheduler``) tell code versions
+    apart.  A file removed while it is read contributes its name only (the code differs anyway)."""
+    for path in paths:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        with contextlib.suppress(OSError):
+            digest.update(path.read_bytes())
+        digest.update(b"\0")

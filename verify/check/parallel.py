@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence, TypeVar
 
 import theorems
+from verify.cache import digest_sources
 from verify.check.engine import check_unit, profile, theorem_units
 from verify.check.suite import load_user_theorems, lookup_with
 from verify.check.verdict import Verdict, decide
@@ -234,11 +235,7 @@ def code_fingerprint() -> str:
     not caught: restart such workers.)"""
     digest = hashlib.sha256()
     for package in (Path(__file__).resolve().parents[1], Path(theorems.__file__).resolve().parent):
-        for path in sorted(package.rglob("*.py")):
-            digest.update(path.relative_to(package.parent).as_posix().encode() + b"\0")
-            with contextlib.suppress(OSError):  # a file removed while we read: it differs anyway
-                digest.update(path.read_bytes())
-            digest.update(b"\0")
+        digest_sources(digest, sorted(package.rglob("*.py")), package.parent)
     return digest.hexdigest()[:16]
 
 

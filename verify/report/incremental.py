@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from verify.cache import digest_sources
 from verify.errors import InputError
 from verify.theorem import Theorem
 
@@ -50,9 +51,7 @@ def code_version() -> str:
     files = [p for p in sorted((_ROOT / "verify").rglob("*.py")) if p.relative_to(_ROOT).as_posix() not in LAYOUT_ONLY
              and "commands" not in p.relative_to(_ROOT).parts]
     files += [_ROOT / "theorems" / "tables.py", _ROOT / "theorems" / "__init__.py"]
-    for path in files:
-        if path.is_file():
-            h.update(path.relative_to(_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    digest_sources(h, [p for p in files if p.is_file()], _ROOT)
     return h.hexdigest()
 
 
