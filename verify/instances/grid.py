@@ -23,8 +23,10 @@ resolved mass, in both laws, and counted in the error the same way).
 Large per-step mu: the masses that decide a Rényi divergence lie far below the smallest double (Q's
 mass where P's is e^-450 is e^-1800 at mu = 30), so the linear engines underflow there.
 :func:`evolve_log` evolves the same discretised chain on log masses (each step an exact log-sum-exp
-product with the log transition, full relative precision at any depth); a step costs C^2 exponentials
-whatever the band, so the builders call it only when a query needs it
+product with the log transition, full relative precision at any depth).  A dense step costs C^2
+exponentials; a translation's step is a convolution done exactly as linear ones, band of log scale by band
+(:func:`_log_convolve`: no underflow, no term dropped that the log-sum-exp would not round to 0), several
+times cheaper at C ~ 2048.  The builders still call it only when a query needs it
 (:class:`~verify.instances.profile.DiscreteProfile`'s ``resolve``).  The Gaussian CDF is evaluated once per grid edge (not twice per cell), and a linear row
 is computed only over the cells within ``LINEAR_REACH`` standard deviations of its centre: beyond them
 every cell mass is below the smallest subnormal double, i.e. exactly 0 in linear scale anyway.
@@ -59,6 +61,19 @@ LINEAR_REACH = 38.7
 LOG_MAX_WORK = 2.0 ** 29
 #: columns of a log transition processed at once (memory of one chunk: 8 bytes each)
 LOG_CHUNK = 2 ** 21
+#: band width (nats) of the log engine's exact convolution: a product of two scaled values stays >= e^-700
+LOG_BAND = 350.0
+#: at most this many pairs of bands' runs per convolution, else the log-sum-exp over the full columns
+LOG_MAX_PAIRS = 4096
+#: at most this many pairs of runs are considered at all (memory of the choice: some 64 bytes each)
+LOG_MAX_CANDIDATES = 2 ** 20
+#: memory of the convolution's partial sums (one vector of C per level of common factor)
+LOG_LEVEL_BYTES = 32 * 2 ** 20
+#: a term this far (nats) below a lower bound of its sum is exactly 0 after the log-sum-exp's scaling
+#: (e^-745.2 rounds to 0), so the exact convolution may skip it
+LOG_NEGLIGIBLE = 750.0
+#: a pair of runs costs about as much as this many terms of the full log-sum-exp (calls, slicing)
+LOG_PAIR_COST = 2048
 #: bytes of component rows an :class:`IntervalGrid` remembers (:meth:`IntervalGrid._component`)
 ROW_CACHE_BYTES = 96 * 2 ** 20
 #: memory limit of the kernels (translations) or matrices (dense) kept, one per distinct step; InputError
@@ -233,8 +248,24 @@ class IntervalGrid:
         return tuple(logsumexp(np.stack([p[k] for p in parts]), axis=0) for k in range(3))
 
     def dense(self, mixture: Mixture, s: float) -> np.ndarray:
-        """``(C+2, C+2)`` transition matrix of one step (any displacement)."""
-        out = np.zeros((self.cells + 2, self.cells + 2))
+        """``(C+2, C+2)`` transition matrix of one step (any displacement).
+
+        A translation's cell rows are shifts of one kernel (:meth:`kernel`: the CDF at ``2C`` edges, not
+        at ``C`` edges per row); the masses are the same Gaussian cell masses, their arguments rounded
+        differently (relative differences of a few ulps times the argument)."""
+        C = self.cells
+        if mixture.translation:
+            if not np.all(np.isfinite(np.asarray(mixture.displacements, dtype=float))):
+                raise InputError("a displacement map must return finite values of the input's shape", "displacements")
+            kern, fold_lo, fold_hi = self.kernel(mixture, s)
+            out = np.empty((C + 2, C + 2))
+            out[1:-1, 1:-1] = np.lib.stride_tricks.sliding_window_view(kern, C)[::-1]  # row j: kern[C-1-j:2C-1-j]
+            out[1:-1, 0], out[1:-1, -1] = fold_lo, fold_hi
+            for k, end in ((0, self.lo), (-1, self.hi)):  # the atoms' rows
+                dest = np.array([end + float(c) for c in mixture.displacements])
+                out[k] = np.asarray(mixture.weights) @ self.row(dest, s)
+            return out
+        out = np.zeros((C + 2, C + 2))
         for w, dest in self._shifts(mixture):
             out += w * self._component(dest, s, log=False)
         return out
@@ -254,12 +285,15 @@ def _band_cells(grid: IntervalGrid, schedules, s: float) -> int:
 
 def _convolve_band(cells: np.ndarray, kern: np.ndarray) -> np.ndarray:
     """``np.convolve(cells, kern)[C-1:2C-1]`` (kernel over offsets ``-(C-1)..C-1``) over the kernel's
-    non-zero band only: the same sums without their exact-zero terms."""
+    non-zero band only: the same sums without their exact-zero terms (a kernel without zeros: the
+    ``valid`` products only, not the ``C(C-1)`` that land outside the interval)."""
     C = cells.size
     nz = np.flatnonzero(kern)
     if nz.size == 0:
         return np.zeros(C)
     k0 = int(nz[0])
+    if k0 == 0 and nz[-1] == kern.size - 1:  # the whole kernel: exactly the C products of each output
+        return np.convolve(kern, cells, "valid")
     full = np.convolve(cells, kern[k0:int(nz[-1]) + 1])  # full[n] is the complete product at n + k0
     out = np.zeros(C)
     first, last = max(C - 1 - k0, 0), min(2 * C - 1 - k0, full.size)
@@ -434,24 +468,39 @@ def evolve_shuffled(grid: IntervalGrid, x0: float, s: float, pairs: Sequence[tup
         raise InputError(f"shuffled batches use the dense engine: at most {DENSE_MAX_CELLS} cells, got "
                          f"{grid.cells}", "cells")
     l, T = int(l), int(T)
-    out = []
-    for still, use in pairs:
-        A, B = grid.dense(still, s), grid.dense(use, s)
+    k = len(pairs)
+    # one dense matrix per distinct step (D and D' share the step without the record): rows of every law that
+    # a matrix moves are multiplied in one product, each matrix read once per step
+    mats = _distinct(grid, [list(p) for p in pairs], lambda mx: grid.dense(mx, s))
+    number: dict = {}  # id of a distinct matrix -> its index
+    distinct = [number.setdefault(id(m), (len(number), m))[1] for row in mats for m in row if id(m) not in number]
+    which = [[number[id(m)][0] for m in row] for row in mats]  # (k, 2): the matrices of still and use
 
-        def first(mx: Mixture) -> np.ndarray:
-            return sum(w * grid.row(np.array(x0 + (float(c(np.array(x0))) if callable(c) else float(c))), s)
-                       for w, c in zip(mx.weights, mx.displacements))
+    def first(mx: Mixture) -> np.ndarray:
+        return sum(w * grid.row(np.array(x0 + (float(c(np.array(x0))) if callable(c) else float(c))), s)
+                   for w, c in zip(mx.weights, mx.displacements))
 
-        unused, used = first(still), first(use)  # after step 0, the first of epoch 0
-        for t in range(1, T):
-            if t % l == 0:  # a whole epoch is done: every path used the record once
-                start = used / l
-                unused, used = start @ A, start @ B
-            else:
-                unused, used = unused @ A, used @ A + unused @ B
-        done = T - l * ((T - 1) // l)  # steps of the last (possibly partial) epoch
-        out.append(used / l + (1.0 - done / l) * unused)
-    state = np.stack(out)
+    unused = np.stack([first(still) for still, _ in pairs])  # after step 0, the first of epoch 0
+    used = np.stack([first(use) for _, use in pairs])
+    # row r of the stacked inputs (unused rows 0..k-1, used rows k..2k-1) times matrix m lands in new_unused
+    # (still, from unused), new_used (still, from used) or new_used (use, from unused)
+    jobs = [[] for _ in distinct]  # matrix -> (source row, target: 0 unused / 1 used, law)
+    for i, (a, b) in enumerate(which):
+        jobs[a] += [(i, 0, i), (k + i, 1, i)]
+        jobs[b].append((i, 1, i))
+    plan = [(m, *(np.array(col) for col in zip(*js))) for m, js in zip(distinct, jobs) if js]
+    # a fresh epoch starts from used / l for both (every path used the record once): only the unused rows move;
+    # with l = 1 every step is a fresh epoch and the law not using the record has weight 0: not computed
+    fresh = [(m, rows[sel], to[sel], law[sel]) for m, rows, to, law in plan
+             for sel in [(rows < k) & ((to == 1) | (l > 1))] if sel.any()]
+    for t in range(1, T):
+        src, steps = (used / l, fresh) if t % l == 0 else (np.concatenate([unused, used]), plan)
+        new = np.zeros((2, k, grid.cells + 2))
+        for m, rows, to, law in steps:
+            np.add.at(new, (to, law), src[rows] @ m)
+        unused, used = new[0], new[1]
+    done = T - l * ((T - 1) // l)  # steps of the last (possibly partial) epoch
+    state = used / l + (1.0 - done / l) * unused
     small = np.any(state < DENSE_FLOOR, axis=0)
     if not small.any():
         return state, None
@@ -476,19 +525,108 @@ def _log_apply(a: np.ndarray, columns: Callable[[int, int], np.ndarray]) -> np.n
     return out
 
 
-def _log_step(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[int, int], np.ndarray]:
-    """Column blocks of one step's log transition: the dense matrix, or for a translation the Toeplitz
-    kernel (a strided view, never formed) with the fold columns and the atoms' rows."""
+def _runs(v: np.ndarray, top: float) -> list[tuple[int, int, np.ndarray]]:
+    """The finite entries of the log vector ``v`` in bands of ``LOG_BAND`` below ``top``, as runs of
+    consecutive indices: ``(band, start, e^(v - (top - band LOG_BAND)))``, each value in (e^-LOG_BAND, 1]."""
+    band = np.full(v.size, -1, dtype=np.int64)
+    fin = np.isfinite(v)
+    band[fin] = np.floor((top - v[fin]) / LOG_BAND).astype(np.int64)
+    cut = np.flatnonzero(np.diff(band)) + 1
+    out = []
+    for i0, i1 in zip(np.concatenate([[0], cut]), np.concatenate([cut, [v.size]])):
+        b = int(band[i0])
+        if b >= 0:
+            out.append((b, int(i0), np.exp(v[i0:i1] - (top - b * LOG_BAND))))
+    return out
+
+
+def _log_convolve(x: np.ndarray, kern_runs, kern_top: float, toeplitz: np.ndarray) -> np.ndarray | None:
+    """``log sum_j e^(x_j + k[i - j + C - 1])`` for ``i < C`` (``k`` the log kernel over offsets
+    ``-(C-1)..C-1``, given by its runs, :func:`_runs`, and as ``toeplitz[j, i]``), or ``None`` when that
+    takes more calls than ``LOG_MAX_PAIRS`` or costs more than the full log-sum-exp (``C^2`` terms; a pair
+    costs about ``LOG_PAIR_COST`` of them): the caller then sums the terms one by one.
+
+    Exact scheme: ``x`` and ``k`` are split into bands of width ``LOG_BAND`` in log scale; in one band
+    every value, scaled by the band's own factor, lies in (e^-350, 1], so a product of two lies in
+    (e^-700, 1]: a normal double, never underflowing.  Each pair of bands is a linear convolution of
+    non-negative numbers (``np.convolve``, direct sums: relative round-off of a sum of positive terms,
+    as the log-sum-exp's own), added into the level of its common factor; the levels are combined in
+    log space.  A pair is skipped only when each of its terms lies more than ``LOG_NEGLIGIBLE`` below a
+    lower bound of every output it reaches (one exact term, ``x_j + k`` at a run's end ``j``): the full
+    log-sum-exp, which factors out the largest term, rounds every such term to exactly 0."""
+    C = x.size
+    fin = np.isfinite(x)
+    if not fin.any():
+        return np.full(C, -np.inf)
+    if C * C < 64 * LOG_PAIR_COST:
+        return None
+    top = float(x[fin].max())
+    x_runs = _runs(x, top)
+    if len(x_runs) * len(kern_runs[0]) > min(C * C / 8, LOG_MAX_CANDIDATES):  # choosing would cost the full sum
+        return None
+    xb, xs, xl = (np.array(v, dtype=np.int64) for v in zip(*[(b, i, v.size) for b, i, v in x_runs]))
+    kb, ks, kl = kern_runs[1]
+    first = xs[:, None] + ks[None, :] - (C - 1)  # full[t] of a pair is output i = first + t
+    lo, hi = np.maximum(first, 0), np.minimum(first + xl[:, None] + kl[None, :] - 1, C)
+    scale = top + kern_top - LOG_BAND * (xb[:, None] + kb[None, :])  # every term of a pair is <= e^scale
+    ends = np.unique(np.concatenate([xs, xs + xl - 1]))
+    most = max(1, LOG_LEVEL_BYTES // (8 * C))  # any subset of the terms gives a lower bound: memory bounded
+    if ends.size > most:
+        ends = ends[np.linspace(0, ends.size - 1, most).astype(np.int64)]
+    ends = np.union1d(ends, [int(np.argmax(np.where(fin, x, -np.inf)))])
+    bound = (x[ends][:, None] + toeplitz[ends]).max(axis=0)  # output i >= one of its terms
+    # range minimum of the bound over each pair's outputs (sparse table)
+    table = [bound]
+    while 2 ** len(table) <= C:
+        prev, w = table[-1], 2 ** (len(table) - 1)
+        table.append(np.minimum(prev[:-w], prev[w:]))
+    reach = hi > lo
+    p = np.zeros_like(lo)
+    p[reach] = np.floor(np.log2(hi[reach] - lo[reach])).astype(np.int64)
+    lowest = np.full(lo.shape, np.inf)
+    for level in np.unique(p[reach]):
+        at = reach & (p == level)
+        t = table[level]
+        lowest[at] = np.minimum(t[lo[at]], t[hi[at] - 2 ** int(level)])
+    keep = reach & (scale >= lowest - LOG_NEGLIGIBLE)
+    pairs = np.argwhere(keep)
+    if len(pairs) > min(LOG_MAX_PAIRS, C * C / LOG_PAIR_COST):
+        return None
+    if np.unique(xb[pairs[:, 0]] + kb[pairs[:, 1]]).size * C * 8 > LOG_LEVEL_BYTES:  # one sum per level kept
+        return None
+    levels: dict = {}
+    for i, k in pairs:
+        f, l0, l1 = int(first[i, k]), int(lo[i, k]), int(hi[i, k])
+        m = int(xb[i] + kb[k])
+        acc = levels.get(m)
+        if acc is None:
+            acc = levels[m] = np.zeros(C)
+        acc[l0:l1] += np.convolve(x_runs[i][2], kern_runs[0][k][2])[l0 - f:l1 - f]
+    keys = sorted(levels)
+    with np.errstate(divide="ignore"):
+        logs = np.log(np.stack([levels[m] for m in keys])) + (top + kern_top
+                                                              - LOG_BAND * np.array(keys, dtype=float))[:, None]
+    return logs[0] if len(keys) == 1 else logsumexp(logs, axis=0)
+
+
+def _log_step(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[np.ndarray], np.ndarray]:
+    """One step of the log engine, ``a -> log(e^a @ e^L)`` (``L`` the log transition): for a dense step
+    :func:`_log_apply` over its columns; for a translation the Toeplitz kernel's cell-to-cell part by
+    :func:`_log_convolve` (falling back to :func:`_log_apply` over strided columns, never formed), the fold
+    columns and the atoms' rows as log-sum-exps of their own."""
     C = grid.cells
     if not mixture.translation:
         matrix = grid.log_dense(mixture, s)
-        return lambda i0, i1: matrix[:, i0:i1]
+        return lambda a: _log_apply(a, lambda i0, i1: matrix[:, i0:i1])
     kern, fold_lo, fold_hi = grid.log_kernel(mixture, s)
     # cell -> cell: L[j, i] = kern[i - j + C - 1], a view of the reversed kernel
     toeplitz = np.lib.stride_tricks.sliding_window_view(kern[::-1], C)[:, ::-1]
     atoms = [logsumexp(np.stack([np.log(w) + grid.log_row(np.array(end + float(c)), s)
                                  for w, c in zip(mixture.weights, mixture.displacements) if w > 0]), axis=0)
              for end in (grid.lo, grid.hi)]
+    kern_top = float(kern[np.isfinite(kern)].max()) if np.isfinite(kern).any() else 0.0
+    runs = _runs(kern, kern_top)
+    kern_runs = (runs, tuple(np.array(v, dtype=np.int64) for v in zip(*[(c, i, v.size) for c, i, v in runs])))
 
     def columns(i0: int, i1: int) -> np.ndarray:
         block = np.empty((C + 2, i1 - i0))
@@ -502,7 +640,19 @@ def _log_step(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[int, 
             block[1:-1, c0 - i0:c1 - i0] = toeplitz[:, c0 - 1:c1 - 1]
         return block
 
-    return columns
+    def apply(a: np.ndarray) -> np.ndarray:
+        cells = _log_convolve(a[1:-1], kern_runs, kern_top, toeplitz)
+        if cells is None:
+            return _log_apply(a, columns)
+        out = np.empty(C + 2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ends = np.logaddexp(a[0] + atoms[0], a[-1] + atoms[1])  # the rows of the atoms lo and hi
+            out[1:-1] = np.logaddexp(cells, ends[1:-1])
+            out[0] = logsumexp(np.concatenate([ends[:1], a[1:-1] + fold_lo]))
+            out[-1] = logsumexp(np.concatenate([ends[-1:], a[1:-1] + fold_hi]))
+        return out
+
+    return apply
 
 
 @_scoped_rows
@@ -557,7 +707,7 @@ def evolve_log(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[Mi
         if shuffled is None:
             state = first(sch[0])
             for k in range(1, T):
-                state = _log_apply(state, step(sch[k % L], k))
+                state = step(sch[k % L], k)(state)
             out.append(state)
             continue
         l = int(shuffled)  # as evolve_shuffled: U not used yet this epoch, W used once
@@ -566,10 +716,10 @@ def evolve_log(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[Mi
         for t in range(1, T):
             if t % l == 0:
                 start = used - np.log(l)
-                unused, used = _log_apply(start, step(still, t)), _log_apply(start, step(use, t))
+                unused, used = step(still, t)(start), step(use, t)(start)
             else:
-                unused, used = (_log_apply(unused, step(still, t)),
-                                np.logaddexp(_log_apply(used, step(still, t)), _log_apply(unused, step(use, t))))
+                unused, used = (step(still, t)(unused),
+                                np.logaddexp(step(still, t)(used), step(use, t)(unused)))
         done = T - l * ((T - 1) // l)
         rest = 1.0 - done / l
         state = used - np.log(l)
