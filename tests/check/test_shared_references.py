@@ -37,10 +37,12 @@ def test_the_same_family_and_keywords_share_one_build_and_one_profile(fresh_cach
     b = refs.build_from(family, {**WALK, "unknown_keyword": 3})  # keywords the family does not take are dropped
     assert a is not b and a == b
     assert a.profile() is b.profile()
-    assert PROFILES.misses == 1 and PROFILES.hits == 1
+    assert PROFILES.misses == 2 and PROFILES.hits == 1  # the instance's profile and, inside it, its grid chain's
     assert refs.INSTANCES.misses == 1 and refs.INSTANCES.hits == 1
-    # the values are those of an instance built directly, computed on its own
+    # the values are those of an instance built directly, computed on its own (the chain not kept)
+    PROFILES.clear()
     direct = family.build(**WALK).profile()
+    assert direct is not a.profile()
     for eps in (0.0, 0.5, 2.0):
         assert a.profile().delta(eps) == direct.delta(eps)
 

@@ -411,3 +411,20 @@ def test_decaying_step_sizes_match_the_brute_force_mixture():
     assert FAMILIES["projected_quadratic"].build(T=3, p_decay=0.0, **const).profile().renyi(2.0) == a.renyi(2.0)
     one = FAMILIES["projected_quadratic"].build(T=1, **const).profile().renyi(2.0)
     assert FAMILIES["projected_quadratic"].build(T=1, p_decay=0.9, **const).profile().renyi(2.0) == one
+
+
+def test_one_grid_chain_is_computed_once_for_every_family_that_builds_it():
+    """Issue 12: a 1-D grid profile is shared by value of its chain (interval, start, noise, both schedules, cells),
+    across families and names: bok_c16 is the interval walk of Bok et al.'s Thm C.16, and two projected quadratics
+    named apart are one chain; another curvature is another chain (the curvature's affine displacement compared
+    by value)."""
+    from verify.instances import families
+
+    walk = dict(n=4, eta=0.2, sigma=0.5, T=5, Delta=1.0, D=2.0, cells=512)
+    shared = FAMILIES["interval_walk"].build(**walk).profile()
+    assert FAMILIES["bok_c16"].build(**walk).profile() is shared
+    quad = dict(n=4, eta=0.2, sigma=0.5, T=5, Delta=1.0, D=2.0, m=0.5, b=2)
+    one = FAMILIES["projected_quadratic"].build(**quad, name="one").profile()
+    assert FAMILIES["projected_quadratic"].build(**quad, name="two").profile() is one
+    assert FAMILIES["projected_quadratic"].build(**{**quad, "m": 0.6}).profile() is not one
+    assert families._Affine(0.25, 0.1)(np.array([2.0])) == pytest.approx(0.25 - 0.1 * 2.0)

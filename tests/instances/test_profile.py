@@ -231,3 +231,61 @@ def test_an_underflowed_tail_is_refused_not_read_as_an_infinite_renyi_divergence
     assert value <= 1.0 and 1.0 - value <= error < 5e-3  # T = 1: the binned Gaussians (data processing)
     narrow = FAMILIES["interval_walk"].build(n=2, eta=0.5, sigma=0.5, T=1, Delta=1.0, D=5.0, cells=2048)
     assert narrow.profile().renyi(2.0) == pytest.approx(1.0, rel=1e-4)  # 2/2 * 1^2, the walls 10 sd away
+
+
+def _counting(resolve):
+    """``resolve`` with a count of its calls (the log-mass engine runs)."""
+    def counted():
+        counted.calls += 1
+        return resolve()
+    counted.calls = 0
+    return counted
+
+
+def test_delta_and_eps_of_underflowed_tails_do_not_run_the_log_engine_when_it_cannot_change_them():
+    """Issue 12: a grid pair whose tails underflow in one law (per-step mu = 20) needs its log masses for a Rényi
+    divergence, but its delta(eps), eps(delta) and delta error are answered by the linear masses within their stated
+    bound (each underflowed mass off by at most 2^-999): the log engine is not run for them, and its answers (the
+    independent engine, evolve_log) agree to 1e-12, the delta error with the log masses' refinement estimate."""
+    from verify.instances import FAMILIES
+
+    built = FAMILIES["interval_walk"].build(n=2, eta=0.5, sigma=0.05, T=3, Delta=1.0, D=4.0, cells=512).profile()
+    resolve = _counting(built.resolve)
+    pair = DiscreteProfile(built.p, built.q, support=built.support, coarse=built.coarse,
+                           unresolved=built.unresolved, resolve=resolve)
+    assert pair._needs(False)  # some cell's mass underflows facing a mass above UNDERFLOW_MASS: the old trigger
+    eps = np.array([0.0, 1.0, 4.0, 50.0])
+    values, at = pair.delta(eps), pair.eps(1e-5)
+    error = pair.error_of("delta", eps)
+    assert resolve.calls == 0
+    exact = built.resolve()  # the log-mass engine, run here independently
+    np.testing.assert_allclose(values, exact.delta(eps), rtol=1e-12, atol=0)
+    assert at == pytest.approx(float(exact.eps(1e-5)), rel=1e-12)
+    rough = built.coarse.resolve()  # the refinement estimate from log masses, as it was computed before
+    assert error == pytest.approx(float(np.max(np.abs(exact.delta(eps) - rough.delta(eps)))), rel=0, abs=1e-15)
+    pair.renyi(2.0)  # a Rényi divergence depends on the underflowed masses: the log masses are computed
+    assert resolve.calls == 1
+
+
+def test_the_log_engine_runs_where_the_linear_masses_cannot_answer():
+    """P = (0.6, 0.4), Q = (e^-2000, 1 - e^-2000): the linear Q underflows to (0, 1).  delta at eps = 1 is
+    0.6 - e^(1 - 2000) both ways (no log masses needed); backward delta at eps = 700 (e^700 times the underflow) and
+    eps(0.1) = 2000 + log(1/2) (the linear curve never falls below 0.6) need them; so does delta when an uncertain
+    mass is the FFT floor (2^-48), whose round-off the bound does not cover."""
+    log_p, log_q = np.log([0.6, 0.4]), np.array([-2000.0, 0.0])
+
+    def fresh(p, q, unresolved=None):
+        exact = lambda: DiscreteProfile.from_log(log_p, log_q)
+        return DiscreteProfile(p, q, unresolved=unresolved, resolve=_counting(exact))
+
+    pair = fresh([0.6, 0.4], [0.0, 1.0])
+    assert pair.delta(1.0) == pytest.approx(0.6, rel=1e-15) and pair.resolve.calls == 0
+    assert pair.delta(1.0, "backward") == 0.0 and pair.resolve.calls == 0
+    assert 0 < pair.error_of("delta", 1.0) <= 1e-290 and pair.resolve.calls == 0
+    assert pair.delta(700.0, "backward") == 0.0 and pair.resolve.calls == 1
+    pair = fresh([0.6, 0.4], [0.0, 1.0])
+    assert pair.eps(0.1) == pytest.approx(2000.0 + math.log(0.5), rel=1e-12) and pair.resolve.calls == 1
+    floor = 2.0 ** -48
+    floored = fresh([0.6 - floor, 0.4, floor], [floor, 1.0 - 2 * floor, floor], unresolved=[True, False, True])
+    floored.delta(0.5)
+    assert floored.resolve.calls == 1

@@ -340,6 +340,19 @@ class GaussianProfile(PrivacyProfile):
 UNDERFLOW_MASS = 1e-250
 #: below this (near the smallest normal double, 2^-1022) a linear mass has lost digits or underflowed
 TINY_MASS = 2.0 ** -1000
+#: an uncertain cell (underflowed or floored) whose smaller mass is below this is the residue of an
+#: underflow or of the dense engine's floor (2^-900), never of the FFT floor (2^-48, whose round-off moves every
+#: cell): its true mass lies in [0, 2 max(mass, TINY_MASS)] and every other mass is exact to rounding
+LINEAR_EXACT_MASS = 2.0 ** -800
+#: ``delta(eps)`` is answered from the linear masses when their bound on its error (:meth:`DiscreteProfile.
+#: _delta_bound`) is at most this fraction of the answer, far below any comparison's relative slack (>= 1e-6),
+LINEAR_DELTA_SLACK = 1e-12
+#: or at most this absolute error, far below every notion's resolution (f-DP: 1e-12) and the smallest delta
+#: the GDP reading uses (1e-14)
+LINEAR_DELTA_FLOOR = 1e-250
+#: ``eps(delta)`` is answered from the linear masses when the bound on delta places the exact answer within
+#: this (relative to ``max(1, eps)``) of theirs
+LINEAR_EPS_WIDTH = 1e-12
 
 
 class DiscreteProfile(PrivacyProfile):
@@ -360,8 +373,15 @@ class DiscreteProfile(PrivacyProfile):
     ``TINY_MASS``, or both to 0) or was floored (``unresolved``), where the missing digits can decide it
     (``p^alpha q^(1-alpha)`` of e^-800 and e^-3000 is e^1400 at alpha = 2); delta, eps and
     the tradeoff when such a cell faces a mass above ``UNDERFLOW_MASS`` in the other law (a likelihood
-    ratio that is not known).  If the log engine refuses (too much work, InputError), the linear masses
-    answer as without it.
+    ratio that is not known).  A hockey-stick divergence is 1-Lipschitz in each mass (``e^eps``-Lipschitz
+    in the second law's), so where every such cell's smaller mass is the residue of an underflow or of the
+    dense floor (below ``LINEAR_EXACT_MASS``: true mass in ``[0, 2 max(mass, TINY_MASS)]``), the linear
+    ``delta(eps)`` is within ``(1 + e^eps) S`` of the exact one, ``S`` the sum of those bounds
+    (:meth:`_delta_bound`); when that is at most ``LINEAR_DELTA_SLACK`` times the answer (or
+    ``LINEAR_DELTA_FLOOR``) the log masses are not computed for it (their answer is the same to that
+    accuracy).  Likewise ``eps(delta)`` when the bound places the exact answer within ``LINEAR_EPS_WIDTH``
+    of the linear one (:meth:`_eps_linear_ok`).  If the log engine refuses (too much work, InputError),
+    the linear masses answer as without it.
     """
 
     def __init__(self, p, q, support=None, error: float = 0.0, coarse: "DiscreteProfile | None" = None,
@@ -391,6 +411,7 @@ class DiscreteProfile(PrivacyProfile):
                 log_p, log_q = np.log(p), np.log(q)
         keep = (log_p > -np.inf) | (log_q > -np.inf)
         self._dropped = not log and not keep.all()  # cells where both linear masses are 0 (maybe underflowed)
+        self._dropped_cells = 0 if log else int(keep.size - np.count_nonzero(keep))
         self.unresolved = None if unresolved is None else np.asarray(unresolved, dtype=bool).ravel()[keep]
         if log:
             self.log_p = log_p[keep] - logsumexp(log_p[keep])
@@ -410,17 +431,7 @@ class DiscreteProfile(PrivacyProfile):
 
     def _exact(self, strict: bool) -> "DiscreteProfile | None":
         """The same pair from log masses when these linear masses cannot answer (see ``resolve``)."""
-        if self.resolve is None or self._resolved is False:
-            return None
-        needs = self.__dict__.setdefault("_needs", {})
-        if strict not in needs:
-            low = np.minimum(self.p, self.q) < TINY_MASS
-            if self.unresolved is not None:
-                low |= self.unresolved
-            if not strict:
-                low &= np.maximum(self.p, self.q) > UNDERFLOW_MASS
-            needs[strict] = bool(low.any()) or (strict and self._dropped)
-        if not needs[strict]:
+        if self.resolve is None or self._resolved is False or not self._needs(strict):
             return None
         if self._resolved is None:
             try:
@@ -431,6 +442,65 @@ class DiscreteProfile(PrivacyProfile):
             self._resolved = exact
         self._resolved.error, self._resolved.coarse = self.error, self.coarse
         return self._resolved
+
+    def _uncertain(self, strict: bool) -> np.ndarray:
+        """The cells whose linear masses cannot answer a query by themselves (see the class docstring)."""
+        low = np.minimum(self.p, self.q) < TINY_MASS
+        if self.unresolved is not None:
+            low |= self.unresolved
+        if not strict:
+            low &= np.maximum(self.p, self.q) > UNDERFLOW_MASS
+        return low
+
+    def _needs(self, strict: bool) -> bool:
+        """Whether a (``strict``: Rényi) query needs the log masses (when they can be had)."""
+        needs = self.__dict__.setdefault("_need", {})
+        if strict not in needs:
+            needs[strict] = bool(self._uncertain(strict).any()) or (strict and self._dropped)
+        return needs[strict]
+
+    def _delta_bound(self, eps: np.ndarray) -> np.ndarray | None:
+        """A bound on ``|delta(eps) - exact delta(eps)|`` in either direction for the linear masses (0 when no
+        cell is uncertain), or None when some uncertain cell's smaller mass is not the residue of an underflow
+        or of the dense floor (``>= LINEAR_EXACT_MASS``: an FFT floor): then only the log masses answer.
+
+        Each term ``(p_i - e^eps q_i)^+`` moves by at most ``|dp_i| + e^eps |dq_i|``; in an uncertain cell (every
+        one, those the linear answer alone was trusted with too) the smaller mass is off by at most
+        ``2 max(mass, TINY_MASS)`` and the larger one by ``2 TINY_MASS`` when it is below ``TINY_MASS`` too, else
+        exact to rounding; a dropped cell (both linear masses 0) by ``2 TINY_MASS`` in each law."""
+        if "_delta_mass" not in self.__dict__:
+            cells = self._uncertain(True)
+            low = np.minimum(self.p[cells], self.q[cells])
+            high = np.maximum(self.p[cells], self.q[cells])
+            per_cell = 2.0 * np.maximum(low, TINY_MASS) + np.where(high < TINY_MASS, 2.0 * TINY_MASS, 0.0)
+            self._delta_mass = None if np.any(low >= LINEAR_EXACT_MASS) else \
+                float(np.sum(per_cell)) + 4.0 * TINY_MASS * self._dropped_cells
+        if self._delta_mass is None:
+            return None
+        with np.errstate(over="ignore"):
+            return (1.0 + np.exp(eps)) * self._delta_mass
+
+    def _delta_linear_ok(self, eps: np.ndarray, values: np.ndarray) -> bool:
+        """Whether the linear ``values`` of delta at ``eps`` are exact to ``LINEAR_DELTA_SLACK`` of themselves
+        (or to ``LINEAR_DELTA_FLOOR``)."""
+        bound = self._delta_bound(eps)
+        return bound is not None and bool(np.all(bound <= np.maximum(LINEAR_DELTA_SLACK * values,
+                                                                     LINEAR_DELTA_FLOOR)))
+
+    def _eps_linear_ok(self, delta: np.ndarray, values: np.ndarray, forward: bool) -> bool:
+        """Whether the exact ``eps(delta)`` lies within ``w = LINEAR_EPS_WIDTH max(1, eps)`` of the linear
+        ``values``: ``delta`` (non-increasing in eps) is at most ``delta`` at ``eps + w`` and above it at
+        ``eps - w`` even when moved by its bound (:meth:`_delta_bound`); at ``eps = 0``, at most ``delta``
+        at 0 (the exact answer is then 0 too)."""
+        if self._delta_bound(np.zeros(1)) is None or not np.all(np.isfinite(values)):
+            return False
+        width = LINEAR_EPS_WIDTH * np.maximum(1.0, values)
+        above = np.where(values > 0, values + width, 0.0)
+        if not np.all(self._delta_linear(above, forward) + self._delta_bound(above) <= delta):
+            return False
+        inside = values > 0
+        below = values[inside] - width[inside]
+        return bool(np.all(self._delta_linear(below, forward) - self._delta_bound(below) > delta[inside]))
 
     @classmethod
     def from_log(cls, log_p, log_q, support=None, error: float = 0.0, coarse: "DiscreteProfile | None" = None,
@@ -474,9 +544,19 @@ class DiscreteProfile(PrivacyProfile):
         return llr[order], self.p[order], self.q[order]
 
     def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
+        if self.resolve is None or self._resolved is False or not self._needs(False):
+            return self._delta_linear(eps, forward)
+        if self._resolved is None:  # the log masses only if the linear answer may differ from theirs
+            values = self._delta_linear(eps, forward)
+            if self._delta_linear_ok(eps, values):
+                return values
         exact = self._exact(strict=False)
         if exact is not None:
             return exact._delta(eps, forward)
+        return self._delta_linear(eps, forward)
+
+    def _delta_linear(self, eps: np.ndarray, forward: bool) -> np.ndarray:
+        """``delta(eps)`` of the linear masses as they are."""
         llr, p, q = self._sorted
         if not forward:
             llr, p, q = -llr[::-1], q[::-1], p[::-1]
@@ -495,15 +575,23 @@ class DiscreteProfile(PrivacyProfile):
         return out.reshape(eps.shape)
 
     def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:
-        # delta(eps) = 0 beyond the largest finite log-likelihood ratio: the bracket reaches it (a pair at
-        # a large mu has eps(delta) ~ mu^2/2, beyond invert_delta's default end 1e4)
+        if self.resolve is not None and self._resolved is None and self._needs(False):
+            values = self._eps_linear(delta, forward)  # the log masses only if the answer may differ
+            if self._eps_linear_ok(delta, values, forward):
+                return values
         exact = self._exact(strict=False)
         if exact is not None:
             return exact._eps(delta, forward)
+        return self._eps_linear(delta, forward)
+
+    def _eps_linear(self, delta: np.ndarray, forward: bool) -> np.ndarray:
+        """``eps(delta)`` of the linear masses as they are."""
+        # delta(eps) = 0 beyond the largest finite log-likelihood ratio: the bracket reaches it (a pair at
+        # a large mu has eps(delta) ~ mu^2/2, beyond invert_delta's default end 1e4)
         llr = self._sorted[0] if forward else -self._sorted[0][::-1]
         finite = llr[np.isfinite(llr)]
         top = float(finite.max()) if finite.size else 0.0
-        return invert_delta(lambda e: self._delta(e, forward), delta, eps_max=max(1e4, 2.0 * top))
+        return invert_delta(lambda e: self._delta_linear(e, forward), delta, eps_max=max(1e4, 2.0 * top))
 
     def _tradeoff(self, a: np.ndarray, forward: bool) -> np.ndarray:
         # Neyman–Pearson: reject P in favour of Q where q/p is largest (Dong, Roth, Su 2022, Def. 2.1)
@@ -530,31 +618,56 @@ class DiscreteProfile(PrivacyProfile):
 
         ``|value - value on the twice-coarser grid|`` (the refinement estimate; 0 without a coarse
         companion) plus, when some masses were below the FFT round-off floor (``unresolved``), the
-        change of the value when those cells are dropped.
+        change of the value when those cells are dropped.  A delta or eps answered from linear masses by their
+        bound (:meth:`_delta_bound`) adds that bound (or ``LINEAR_EPS_WIDTH``) instead, the fine and the coarse
+        one; the estimate of eps for a pair whose log masses are needed is theirs.
         """
         if name not in ("renyi", "delta", "eps", "tradeoff"):
             raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
-        exact = self._exact(strict=name == "renyi")
+        fine = np.asarray(self.delta(*args, **kwargs), dtype=float) if name == "delta" else None
+        exact = self._exact(strict=name == "renyi") if fine is None or self._answered_exactly() else None
         if exact is not None:  # the log masses have no floored cells: the refinement estimate only
-            return exact.error_of(name, *args, **kwargs)
-        fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
+            error = exact.error_of(name, *args, **kwargs)
+            if name == "eps" and self._delta_bound(np.zeros(1)) is not None:  # eps() may be the linear answer
+                at = np.asarray(exact.eps(*args, **kwargs), dtype=float)
+                error += LINEAR_EPS_WIDTH * float(np.max(np.where(np.isfinite(at), np.maximum(1.0, at), 0.0)))
+            return error
+        if fine is None:
+            fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
         total = np.zeros(fine.shape)
         others = [self.coarse] if self.coarse is not None else []
-        if self.unresolved is not None and np.any(self.unresolved) and not np.all(self.unresolved):
+        bounded = name == "delta" and self._answered_by_bound()  # its bound covers the floored cells too
+        if not bounded and self.unresolved is not None and np.any(self.unresolved) and not np.all(self.unresolved):
             keep = ~self.unresolved
             if self.from_logs:  # the masses may lie below the float range: drop the cells in log space
                 lp, lq = self.log_p[keep], self.log_q[keep]
                 others.append(DiscreteProfile.from_log(lp - logsumexp(lp), lq - logsumexp(lq)))
             else:
                 others.append(DiscreteProfile(self.p[keep] / self.p[keep].sum(), self.q[keep] / self.q[keep].sum()))
+        answers = {id(self): fine}
         for other in others:
-            rough = np.asarray(getattr(other, name)(*args, **kwargs), dtype=float)
+            rough = answers[id(other)] = np.asarray(getattr(other, name)(*args, **kwargs), dtype=float)
             with np.errstate(invalid="ignore"):
                 diff = np.abs(fine - rough)
             total = total + np.where(np.isinf(fine) & np.isinf(rough), 0.0, diff)
+        for prof in (self, self.coarse):  # a linear answer within its bound of the log masses' one: add it
+            if prof is not None and name in ("delta", "eps") and prof._answered_by_bound():
+                if name == "delta":
+                    total = total + prof._delta_bound(_as_eps(kwargs["eps"] if "eps" in kwargs else args[0]))
+                else:
+                    total = total + LINEAR_EPS_WIDTH * np.maximum(1.0, answers[id(prof)])
         if name == "eps" and self.coarse is not None and self.support is not None:
             total = total + self._llr_step(fine)
         return float(np.max(total))
+
+    def _answered_exactly(self) -> bool:
+        """Whether delta, eps and the tradeoff are answered from the log masses (computed and needed)."""
+        return isinstance(self._resolved, DiscreteProfile) and self._needs(False)
+
+    def _answered_by_bound(self) -> bool:
+        """Whether delta or eps was answered from the linear masses by their bound although the log masses
+        were needed (see :meth:`_delta_bound`); evaluated after the query."""
+        return self.resolve is not None and self._resolved is None and self._needs(False)
 
     def _llr_step(self, eps: np.ndarray) -> np.ndarray:
         """The jump of the log-likelihood ratio between neighbouring grid cells where it crosses each
