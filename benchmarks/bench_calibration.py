@@ -7,8 +7,8 @@ For each DP-SGD target (Poisson sampling, add/remove; the noise multiplier z for
 * **verify, schedule calibration** (:func:`verify.account.calibration.calibrate_schedule`, what
   ``verify calibrate --schedule`` and the Python API use): the RDP model aims a Newton step on the PLD at
   1e-3, solved to 1e-2; the PLDs at 2e-3, 1e-3 and 5e-4 there extrapolate the grid error to the accountant's
-  accuracy, whose curve is then evaluated (usually once: the "fine" column).  Every PLD is dp_accounting's
-  pessimistic one, self-composed faster (``verify.account.composition.self_composed``).  Two settings: the
+  accuracy, whose curve is then evaluated (usually once: the "fine" column).  Every curve is the accountant's
+  own (dp_accounting's pessimistic PLD and its ``self_compose``: one composition path).  Two settings: the
   default (PLD accuracy 1e-4, rtol 1e-4) and the tolerance Opacus uses (rtol = 0.01/eps, PLD accuracy 1e-3:
   the pessimistic bound at 1e-3 is as valid).
 * **verify calibrate** (:func:`verify.account.calibrate`, every registry theorem), now started at the

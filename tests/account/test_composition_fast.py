@@ -1,5 +1,5 @@
-"""The faster composition of the calibration (verify/account/composition.py) against dp_accounting's own, and
-the coarse-to-fine calibration that uses it (verify/account/calibration.py)."""
+"""The calibration's composition curve (the accountant's: verify/account/composition.py) against dp_accounting's own
+accountant, and the coarse-to-fine calibration that solves it (verify/account/calibration.py)."""
 
 from __future__ import annotations
 
@@ -8,29 +8,23 @@ import numpy as np
 import pytest
 from dp_accounting.pld import pld_privacy_accountant
 
-from verify.account.calibration import AGREEMENT, _extrapolated, calibrate_schedule
-from verify.account.composition import schedule_eps_fast, self_composed
+from verify.account.calibration import _extrapolated, calibrate_schedule
 from verify.account.running import Accountant
-from verify.privacy.pld import Composition
 
 VERDICTS = {"bu2020/thm3": "verified"}
 
 
-@pytest.mark.parametrize("q, mu, steps", [(0.01, 2.0 / 1.3, 500), (0.05, 1.0, 40)])
-def test_self_composition_equals_dp_accounting(q, mu, steps):
-    one = Composition.subsampled_gaussian(q, mu, 1, "poisson", "add_remove", 1e-4).pld
-    for pmf in (one._pmf_remove, one._pmf_add):
-        mine, theirs = self_composed(pmf, steps), pmf.self_compose(steps)
-        assert mine._infinity_mass == pytest.approx(theirs._infinity_mass, rel=1e-12, abs=1e-18)
-        for eps in (0.0, 0.5, 2.0):
-            assert mine.get_delta_for_epsilon(eps) == pytest.approx(theirs.get_delta_for_epsilon(eps), rel=1e-8,
-                                                                    abs=1e-15)
-
-
-def test_schedule_curve_agrees_with_the_accountant_within_the_margin():
+def test_schedule_curve_agrees_with_dp_accountings_accountant():
+    """The calibration's curve is the accountant's composition (dp_accounting's pessimistic PLD, one path):
+    against dp_accounting's own PLD accountant on the same two phases (it builds its PLD by its own route, one
+    loss at a time), to its rounding."""
     acc = Accountant(verdicts=VERDICTS).step(1.1, 0.01, steps=300).step(0.9, 0.02, steps=100)
-    mine = schedule_eps_fast(acc.phases, acc.adjacency, acc.sensitivity_ratio, acc.accuracy, 1e-5)
-    assert mine == pytest.approx(acc.composition_eps(1e-5), rel=AGREEMENT / 10)
+    mine = acc.composition_eps(1e-5)
+    reference = pld_privacy_accountant.PLDAccountant(dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
+                                                     value_discretization_interval=acc.accuracy)
+    for z, q, steps in ((1.1, 0.01, 300), (0.9, 0.02, 100)):
+        reference.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(z)), steps)
+    assert mine == pytest.approx(reference.get_epsilon(1e-5), rel=1e-6)
 
 
 def test_extrapolation_recovers_a_power_law():
@@ -51,3 +45,22 @@ def test_calibration_needs_one_fine_composition_and_never_overshoots():
                                                      value_discretization_interval=1e-5)
     reference.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(result.factor)), steps)
     assert reference.get_epsilon(delta) <= eps
+
+
+def test_a_grown_schedule_composes_only_its_last_phase(monkeypatch):
+    """The composition of a schedule's prefix is kept: extending the schedule by a phase composes once more,
+    and the result equals the composition built from nothing (the same dp_accounting products)."""
+    from verify.account import composition
+    from verify.privacy import pld
+
+    phases = [composition.Phase(1.1, 0.01, "poisson", 300), composition.Phase(0.9, 0.02, "poisson", 100),
+              composition.Phase(1.3, 0.01, "poisson", 50)]
+    pld.CACHE.clear()
+    fresh = composition.schedule_pld(phases, "add_remove", 1.0, 1e-3).eps(1e-5)
+    pld.CACHE.clear()
+    composition.schedule_pld(phases[:2], "add_remove", 1.0, 1e-3)
+    composes = []
+    original = pld.Composition.compose
+    monkeypatch.setattr(pld.Composition, "compose", lambda self, other: composes.append(1) or original(self, other))
+    grown = composition.schedule_pld(phases, "add_remove", 1.0, 1e-3).eps(1e-5)
+    assert len(composes) == 1 and grown == fresh

@@ -150,3 +150,27 @@ def test_one_step_pmf_is_bit_for_bit_dp_accountings_connect_the_dots(p, mu, kind
     # and below dp_accounting's sparse threshold, its own (sparse) PMF
     small = pld._connect_dots_pmf(h, 0, 9, np.linspace(0.5, 0.1, 10))
     assert type(small) is type(pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(h, 0, 9, np.linspace(0.5, 0.1, 10)))
+
+
+@pytest.mark.parametrize("p, mu, T, adjacency", [(0.025, 5.0, 2, "symmetric"), (0.025, 5.0, 3, "symmetric"),
+                                                 (0.2, 3.0, 3, "symmetric"), (0.1, 4.0, 2, "add_remove")])
+def test_untruncated_few_step_composition_answers_as_dp_accountings_self_compose(p, mu, T, adjacency):
+    """Where the Chernoff window barely shortens the result, the composition asks dp_accounting for no tail
+    truncation (no bounds computed): the same delta(eps) and eps(delta) as dp_accounting's default
+    ``self_compose`` (truncation 1e-15) on the same one-step PLD, to the truncated mass."""
+    from dp_accounting.pld import common
+
+    from verify.privacy import pld
+
+    one = pld._one_step(p, mu, adjacency, pld.DEFAULT_INTERVAL)
+    pmf = one._pmf_remove
+    assert pld._composed_length(pmf, T) == ((pmf.size - 1) * T + 1, False)  # the path under test is taken
+    lo, hi = common.compute_self_convolve_bounds(pmf._probs, T, 1e-15)
+    assert hi - lo + 1 > 0.8 * ((pmf.size - 1) * T + 1)  # dp_accounting's own window: not much shorter
+    reference = one.self_compose(T)
+    mine = Composition.subsampled_gaussian(p, mu, T, adjacency=adjacency)
+    for e in (-0.5, 0.0, 0.3, 1.0, 3.0):
+        assert mine.delta(e) == pytest.approx(reference.get_delta_for_epsilon(e), rel=1e-9, abs=2e-15)
+    for d in (1e-3, 1e-6):
+        assert mine.eps(d) == pytest.approx(reference.get_epsilon_for_delta(d), rel=1e-9, abs=1e-12)
+

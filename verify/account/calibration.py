@@ -30,7 +30,7 @@ from verify.account.accountant import (
     _records,
 )
 from verify.account.applicability import Applicability, applicability
-from verify.account.composition import PHASE_THEOREMS, gaussian_mu, schedule_eps_fast
+from verify.account.composition import PHASE_THEOREMS
 from verify.account.run import Run, RunError
 from verify.account.running import Accountant, Answer
 from verify.account.verdicts import POLICY, verdict_source
@@ -457,8 +457,8 @@ class ScheduleCalibration:
     """The noise scale ``factor`` (every phase's noise multiplier times it) meeting ``eps`` at ``delta``."""
 
     factor: float
-    #: the composition's epsilon at the calibrated schedule (pessimistic PLD at the accountant's accuracy, as the
-    #: calibration reads it: at most :data:`AGREEMENT` above the accountant's own reading)
+    #: the composition's epsilon at the calibrated schedule (pessimistic PLD at the accountant's accuracy: the
+    #: accountant's own reading)
     eps: float
     accountant: Accountant
     target: Target
@@ -495,9 +495,11 @@ def calibrate_schedule(accountant: Accountant, *, eps: float, delta: float, rtol
     composition (closed form, milliseconds) gives the first point and the slope of a Newton step on the PLD
     at accuracy 1e-3, solved to 1e-3; there the curves at 2e-3 and 5e-4 fit the grid error ``k h^p`` of the
     pessimistic PLD (:func:`_extrapolated`), which predicts the accountant's curve, so that its first
-    evaluation usually lands in the window (:func:`_shifted_solve` finishes otherwise).  Every PLD is composed
-    by :func:`~verify.account.composition.schedule_eps_fast` (the same PLD as the accountant's, faster).  An
-    accountant at accuracy 5e-4 or coarser is solved directly from the RDP model.
+    evaluation usually lands in the window (:func:`_shifted_solve` finishes otherwise).  Every curve is the
+    accountant's own (:meth:`Accountant.composition_eps`: dp_accounting's pessimistic PLD, composed once per
+    noise scale and accuracy and kept in :data:`verify.privacy.pld.CACHE`), so the calibrated schedule reads
+    exactly the eps it was solved for.  An accountant at accuracy 5e-4 or coarser is solved directly from the
+    RDP model.
     """
     target = Target(eps=_opt(eps, "eps"), delta=_opt(delta, "delta"))
     rtol = validate.probability("rtol", rtol, open_hi=True)
@@ -507,7 +509,7 @@ def calibrate_schedule(accountant: Accountant, *, eps: float, delta: float, rtol
 
     def curve(h: float) -> _memo:
         level = accountant.scaled(1.0, accuracy=h)
-        return _memo(lambda c: _composition_eps(level.scaled(c), target.delta))
+        return _memo(lambda c: level.scaled(c).composition_eps(target.delta))
 
     fine = curve(accountant.accuracy)
     coarse: list[_memo] = []
@@ -625,26 +627,6 @@ def _shifted_solve(fine: Callable[[float], float], model: Callable[[float], floa
             x = min(max(x, a + 0.05 * (b - a)), b - 0.05 * (b - a))
         c = math.exp(x)
     return smallest_sigma(fine, target, rtol=rtol, start=hi if hi is not None else c)
-
-
-#: relative margin below the target a calibrated composition keeps: the curve solved here
-#: (:func:`verify.account.composition.schedule_eps_fast`) and the accountant's own answer (dp_accounting's
-#: ``self_compose``) are the same pessimistic PLD up to rounding, measured below 1e-8 relatively
-AGREEMENT = 1e-7
-
-
-def _composition_eps(accountant: Accountant, delta: float) -> float:
-    """The accountant's composition eps(delta) as the calibration solves it: the same pessimistic PLD, its
-    Poisson phases self-composed by :func:`~verify.account.composition.schedule_eps_fast` (several times
-    faster), reported ``AGREEMENT`` higher so that the accountant's own reading never exceeds a met target."""
-    if accountant._composition_theorem() is None:
-        return math.inf
-    mu = gaussian_mu(accountant.phases, accountant.adjacency, accountant.sensitivity_ratio)
-    if mu is not None:
-        return accountant.composition_eps(delta)  # closed form
-    eps = schedule_eps_fast(accountant.phases, accountant.adjacency, accountant.sensitivity_ratio,
-                            accountant.accuracy, delta)
-    return eps * (1.0 + AGREEMENT)
 
 
 def _rdp_model_eps(accountant: Accountant, factor: float, delta: float) -> float:

@@ -19,14 +19,10 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
 from dp_accounting import NeighboringRelation
-from dp_accounting.pld import pld_pmf as _pld_pmf
 from dp_accounting.pld import privacy_loss_distribution as _pld
-from scipy import fft
 
-from verify.errors import InputError
-from verify.privacy.pld import BUILD_BYTES, Composition
+from verify.privacy.pld import CACHE, Composition
 
 #: (batches, adjacency) -> the registry theorem whose guarantee one phase of such steps has
 PHASE_THEOREMS: dict[tuple[str, str], str] = {
@@ -102,95 +98,24 @@ def _optimistic(q: float, mu: float, steps: int, h: float) -> Composition:
 
 def schedule_pld(phases: Sequence[Phase], adjacency: str, ratio: float, h: float,
                  pessimistic: bool = True) -> Composition | None:
-    """The PLD of the phases one after the other (None: a phase has no such estimate, or no theorem)."""
-    if not phases or any((p.batches, adjacency) not in PHASE_THEOREMS for p in phases):
-        return None
-    parts = [_phase_pld(p, adjacency, ratio, h, pessimistic) for p in phases]
-    if any(part is None for part in parts):
-        return None
-    whole = parts[0]
-    for part in parts[1:]:
-        whole = whole.compose(part)
-    return whole
+    """The PLD of the phases one after the other (None: a phase has no such estimate, or no theorem).
 
-
-# ---------------------------------------------------------------------------------------------------
-# the same pessimistic PLD, composed faster (calibration evaluates it at many noise scales)
-# ---------------------------------------------------------------------------------------------------
-
-#: dp_accounting's tail truncation of a self-composition (``DensePLDPmf.self_compose``'s default)
-TAIL_MASS_TRUNCATION = 1e-15
-
-
-def self_composed(pmf, steps: int, tail_mass_truncation: float = TAIL_MASS_TRUNCATION):
-    """``pmf.self_compose(steps)`` of a dense pessimistic PMF, computed faster, with the same guarantee.
-
-    dp_accounting's ``common.self_convolve`` truncates the composed PMF to the window where the Chernoff bound
-    (at orders ``±1..±20`` over the support length) leaves at most ``tail_mass_truncation`` outside, FFTs,
-    and adds that mass to the infinity mass.  Here the same bounds come from the moment generating function
-    at each order as a dot product with successive powers of ``e^{±i/n}`` (``|i * order| <= 20``: no overflow,
-    no log-sum-exp needed; two exponentials of the support instead of forty log-sum-exp calls), widened by
-    one grid point on each side (rounding), and the FFT is real.  The composed PMF equals
-    dp_accounting's to rounding (tests/account/test_composition_fast.py), and is pessimistic for the same
-    reason: the truncated tails are counted at infinity.
+    The composition of every prefix of two phases or more is kept in :data:`verify.privacy.pld.CACHE` (bounded
+    in bytes; one phase is kept there already), so a schedule that grows by a phase, or whose last phase
+    grows by steps (an accountant queried during training), composes only its last phase onto the kept prefix.
     """
-    if not isinstance(pmf, _pld_pmf.DensePLDPmf) or steps <= 1:
-        return pmf.self_compose(steps, tail_mass_truncation) if steps > 1 else pmf
-    probs = np.asarray(pmf._probs, dtype=float)
-    n = probs.size
-    lower, upper = 0, (n - 1) * steps
-    slack = math.log(2.0 / tail_mass_truncation)
-    index = np.arange(n, dtype=float)
-    for sign in (1, -1):
-        # e^{i k/n} for k = 1..20 as successive powers of e^{i/n}: two exponentials instead of forty
-        base = np.exp(sign * index / n)
-        power = base.copy()
-        for k in range(1, 21):
-            if k > 1:
-                power *= base
-            mgf = float(np.add.reduce(probs * power))  # not np.dot: BLAS threads spin on a shared machine
-            order = sign * k / n
-            bound = (steps * math.log(mgf) + slack) / order if mgf > 0.0 else math.nan
-            if not math.isfinite(bound):
-                continue
-            if sign > 0:
-                upper = min(upper, math.ceil(bound) + 1)
-            else:
-                lower = max(lower, math.floor(bound) - 1)
-    length = upper - lower + 1
-    size = fft.next_fast_len(max(length, n), real=True)
-    if 48 * size > BUILD_BYTES:  # the real FFT's workspace (input, spectrum, power, output)
-        raise InputError(f"composing {steps} steps needs an FFT of {size} points (about {48 * size / 2**30:.2g} "
-                         f"GiB, limit {BUILD_BYTES / 2**30:.2g} GiB): use fewer steps or a coarser interval", "T")
-    composed = fft.irfft(fft.rfft(probs, size) ** steps, size)
-    composed = np.roll(composed, -lower)[:length]
-    infinity = tail_mass_truncation - math.expm1(steps * math.log1p(-pmf._infinity_mass))
-    return _pld_pmf.DensePLDPmf(pmf._discretization, pmf._lower_loss * steps + lower, composed, infinity,
-                                pmf._pessimistic_estimate)
-
-
-def _fast_phase_pld(phase: Phase, adjacency: str, ratio: float, h: float) -> Composition:
-    """:func:`_phase_pld` (pessimistic) with :func:`self_composed` for Poisson add/remove phases."""
-    if adjacency != "add_remove" or phase.batches not in ("poisson", "full") or phase.steps <= 1:
-        return _phase_pld(phase, adjacency, ratio, h, True)
-    mu = _step_mu(phase, ratio)
-    one = Composition.subsampled_gaussian(phase.sample_rate, mu, 1, "poisson", "add_remove", h).pld  # cached
-    remove = self_composed(one._pmf_remove, phase.steps)
-    add = None if one._symmetric else self_composed(one._pmf_add, phase.steps)
-    return Composition(_pld.PrivacyLossDistribution(remove, add), h,
-                       f"Poisson-subsampled G_{mu:g} (q={phase.sample_rate:g})^{phase.steps}")
-
-
-def schedule_eps_fast(phases: Sequence[Phase], adjacency: str, ratio: float, h: float, delta: float) -> float:
-    """eps(delta) of :func:`schedule_pld` (pessimistic), the Poisson phases composed by :func:`self_composed`:
-    the calibration's curve (``inf`` when a phase has no composition theorem)."""
     if not phases or any((p.batches, adjacency) not in PHASE_THEOREMS for p in phases):
-        return math.inf
-    whole = None
-    for phase in phases:
-        part = _fast_phase_pld(phase, adjacency, ratio, h)
-        whole = part if whole is None else whole.compose(part)
-    return float(whole.eps(delta))
+        return None
+    phases = tuple(phases)
+    if len(phases) == 1:
+        return _phase_pld(phases[0], adjacency, ratio, h, pessimistic)
+
+    def build() -> Composition | None:
+        head = schedule_pld(phases[:-1], adjacency, ratio, h, pessimistic)
+        last = None if head is None else _phase_pld(phases[-1], adjacency, ratio, h, pessimistic)
+        return None if last is None else head.compose(last)
+
+    return CACHE.get(("schedule", phases, adjacency, ratio, h, pessimistic), build)
 
 
 def gaussian_mu(phases: Sequence[Phase], adjacency: str, ratio: float) -> float | None:
@@ -201,4 +126,4 @@ def gaussian_mu(phases: Sequence[Phase], adjacency: str, ratio: float) -> float 
     return None
 
 
-__all__ = ["PHASE_THEOREMS", "Phase", "gaussian_mu", "schedule_eps_fast", "schedule_pld", "self_composed"]
+__all__ = ["PHASE_THEOREMS", "Phase", "gaussian_mu", "schedule_pld"]

@@ -1,0 +1,41 @@
+"""The composition operators keep their results by argument values in the PLD cache (verify.privacy.pld.CACHE):
+a repeated point is answered without recomputing, with the same values, and the cache's clearing clears them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from verify.privacy import operators, pld
+
+
+def test_a_repeated_point_is_answered_from_the_cache_with_the_same_values(monkeypatch):
+    calls = []
+    direct = operators._symm_subsampled_shift_delta
+
+    def counted(*args):
+        calls.append(1)
+        return direct(*args)
+
+    remembered = operators._remembered("test-shift", counted)
+    p, mu, k = 0.05, 1.2, np.array([1.0, 3.0, 6.0])
+    mu_last, eps = np.array([2.0, 1.0, 0.5]), 1.0
+    pld.CACHE.clear()
+    first = remembered(p, mu, k, mu_last, eps)
+    np.testing.assert_array_equal(first, direct(p, mu, k, mu_last, eps))
+    first[:] = -1.0  # the caller's copy: the kept values are not changed through it
+    second = remembered(p, mu, k, mu_last, eps)
+    assert len(calls) == 1
+    np.testing.assert_array_equal(second, direct(p, mu, k, mu_last, eps))
+    assert remembered(p, mu, k, mu_last, 1.5).shape == (3,) and len(calls) == 2  # another point: computed
+    scalar = remembered(p, mu, 2.0, 0.7, eps)
+    assert np.shape(scalar) == () and len(calls) == 3  # scalars keep their shape
+    pld.CACHE.clear()
+    remembered(p, mu, k, mu_last, eps)
+    assert len(calls) == 4
+
+
+def test_registered_composition_operators_are_remembered():
+    for name in ("SymmSubsampledGaussianDelta", "SymmSubsampledGaussianShiftDelta",
+                 "PoissonSubsampledGaussianDelta", "PoissonSubsampledGaussianEps"):
+        numeric = operators.OPERATORS[name].numeric
+        assert numeric.__qualname__.startswith("_remembered"), name
