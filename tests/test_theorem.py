@@ -124,3 +124,27 @@ def test_free_parameter_range_is_compiled_once(monkeypatch):
 def test_scalar_coerce_keeps_zero_d_arrays():
     coerced = COMPOSITION.coerce(dict(T=1, Delta=1, n=10, sigma=1, eta=0.1, M=1.0))
     assert all(isinstance(v, np.ndarray) and v.shape == () and v.dtype == float for v in coerced.values())
+
+
+def test_broadcast_shape_of_points_and_grids():
+    """The shape evaluate returns: a point is 0-d, one array of points (with scalars) is that array's shape,
+    two shapes broadcast as numpy does, and shapes that do not broadcast are refused (InputError)."""
+    point = dict(T=4, Delta=1.0, n=10, sigma=1.0, eta=0.1, M=1.0)
+    assert np.shape(COMPOSITION.evaluate(**point)) == ()
+    assert COMPOSITION.evaluate(**(point | dict(T=np.arange(1.0, 6.0)))).shape == (5,)
+    assert COMPOSITION.evaluate(**(point | dict(T=np.ones((2, 1)), n=np.array([10.0, 20.0, 30.0])))).shape == (2, 3)
+    with pytest.raises(ValueError, match="do not broadcast"):
+        COMPOSITION.evaluate(**(point | dict(T=np.ones(2), n=np.ones(3))))
+
+
+def test_one_violating_point_of_an_array_fails_the_assumption_check():
+    """violated_assumptions reduces an array of truth values (one bad point suffices) and reads a single
+    truth value (a point) directly: both give the assumption's name."""
+    point = dict(T=4, Delta=1.0, n=10, sigma=1.0, M=1.0)
+    eta = np.array([0.1, 0.5, 2.5, 0.2])  # the third is outside eta < 2/M
+    with pytest.raises(ValueError, match=r"eta in \(0, 2/M\)"):
+        COMPOSITION.evaluate(eta=eta, **point)
+    assert COMPOSITION.evaluate(eta=eta[[0, 1, 3]], **point).shape == (3,)
+    assert [str(a) for a in COMPOSITION.violated_assumptions(COMPOSITION.coerce(point | dict(eta=2.5)))] == \
+        ["eta in (0, 2/M)"]
+    assert COMPOSITION.violated_assumptions(COMPOSITION.coerce(point | dict(eta=1.5))) == []

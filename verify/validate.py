@@ -11,9 +11,11 @@ import math
 import reprlib
 from typing import Collection
 
-import numpy as np
-
 from verify.errors import InputError
+from verify.lazy import OnFirstUse
+
+#: numpy only for :func:`array`: the command line's option parsing (``verify --help``) imports this module
+np = OnFirstUse("numpy", globals(), "np")
 
 
 def _as_float(name: str, value, where: str, what: str) -> float:

@@ -151,6 +151,8 @@ def _in_domain(var: Variable, value: np.ndarray) -> bool:
         return lo > 0 and hi <= 1
     if not (lo >= 1 and hi <= top):  # integer
         return False
+    if value.ndim == 0:
+        return hi == math.inf or lo.is_integer()
     finite = value if hi < math.inf else value[np.isfinite(value)]
     return bool(np.all(finite == np.round(finite)))
 

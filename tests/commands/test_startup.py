@@ -3,6 +3,7 @@
 Times are measured in benchmarks/bench_theorem.py; here, what is imported, which decides them.
 """
 
+import json
 import subprocess
 import sys
 
@@ -23,8 +24,17 @@ def test_help_imports_no_subcommand_and_no_sympy():
     assert _modules_after(["--help"], HEAVY) == []
 
 
-def test_list_imports_the_registry_only():
-    assert _modules_after(["list"], HEAVY) == ["sympy", "theorems", "verify.commands.registry"]
+def test_list_builds_the_registry_only_when_its_index_is_missing():
+    """A cold ``verify list`` builds the registry (and writes the index); a warm one reads the index only:
+    no sympy, no record (run twice: the first call makes the index current)."""
+    _modules_after(["list"], HEAVY)
+    assert _modules_after(["list"], HEAVY) == ["verify.commands.registry"]
+    assert _modules_after(["list", "--json"], HEAVY) == ["verify.commands.registry"]
+
+
+def test_help_imports_no_numpy():
+    """Option parsing (verify.validate) loads numpy at its first array only."""
+    assert _modules_after(["--help"], ("numpy",)) == []
 
 
 def _lambdified_after(argv: list[str]) -> tuple[int, list[str]]:
@@ -75,3 +85,37 @@ def test_show_and_eval_import_the_registry_only():
     assert _modules_after(["show", "bok2024/thm4.2"], HEAVY) == ["sympy", "theorems", "verify.commands.registry"]
     assert _modules_after(["eval", "bok2024/thm4.1", "Delta=1", "n=10", "sigma=1", "T=5"], HEAVY) == \
         ["sympy", "theorems", "verify.commands.registry"]
+
+
+def test_index_gives_what_the_registry_gives(tmp_path):
+    """The summaries read from the index are those the registry gives, in the same order; a stale index
+    (another key) is never read, and is removed when the current one is written."""
+    import theorems
+    from verify.commands import registry
+
+    built = [registry.summary(t) for t in theorems.all()]
+    stale = tmp_path / ("0" * 64 + ".json")
+    stale.write_text("[]")
+    assert registry.summaries(tmp_path) == built  # cold: from the registry
+    assert not stale.exists()
+    [index] = tmp_path.glob("*.json")
+    assert index.name == registry.index_key() + ".json"
+    assert registry.summaries(tmp_path) == built  # warm: from the index
+    index.write_text(json.dumps(built[:1]))  # what is read is the index (else the test above is vacuous)
+    assert registry.summaries(tmp_path) == built[:1]
+
+
+def test_index_key_follows_every_source(tmp_path):
+    """Any edit, addition or removal of a source file gives another key."""
+    from verify.commands.registry import index_key
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    keys = [index_key((tmp_path / "pkg",))]
+    (tmp_path / "pkg" / "a.py").write_text("x = 2\n")
+    keys.append(index_key((tmp_path / "pkg",)))
+    (tmp_path / "pkg" / "b.py").write_text("")
+    keys.append(index_key((tmp_path / "pkg",)))
+    (tmp_path / "pkg" / "a.py").unlink()
+    keys.append(index_key((tmp_path / "pkg",)))
+    assert len(set(keys)) == 4

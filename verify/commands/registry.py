@@ -1,13 +1,37 @@
-"""``verify list``, ``verify show ID`` and ``verify eval ID name=value ...``: the theorem registry."""
+"""``verify list``, ``verify show ID`` and ``verify eval ID name=value ...``: the theorem registry.
+
+``verify list`` prints what the records say of themselves (id, notion, kind, source, title, parameters),
+which building the registry's symbolic bounds takes most of a second to learn.  The summaries are therefore
+kept in an index, ``.verify-cache/registry/<key>.json`` under the project's root (a source checkout), keyed
+by the SHA-256 of every source file of ``verify`` and ``theorems`` and the versions of Python and sympy: any
+edit of any record or of the machinery that builds them makes a new key, and the registry is built again.
+An index that cannot be read or written is simply not used (the output is the same, only slower).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
+import json
 import math
+import os
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import theorems
 from verify.commands.options import UsageError, emit, emit_json, parse_assignments
-from verify.theorem import Theorem
+
+if TYPE_CHECKING:
+    from verify.theorem import Theorem
+
+_ROOT = Path(__file__).resolve().parents[2]
+#: the index folder (git-ignored, as the report's cache), in a source checkout only (an installed copy writes
+#: nothing next to itself, and builds the registry every time); bump FORMAT when a summary's layout changes
+INDEX_DIR: Path | None = _ROOT / ".verify-cache" / "registry" if (_ROOT / "pyproject.toml").is_file() else None
+FORMAT = 1
 
 
 def add_list_arguments(p: argparse.ArgumentParser) -> None:
@@ -16,13 +40,13 @@ def add_list_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    records = theorems.all(printed=not args.no_printed)
+    records = [r for r in summaries() if not (args.no_printed and r["printed_of"] is not None)]
     if args.json:
-        emit_json([summary(t) for t in records])
+        emit_json(records)
         return 0
     # plain columns, ids never cut (piped or on a narrow terminal; a table would fold or truncate them)
-    rows = [(t.id, t.notion, t.kind + (" (as printed)" if t.is_printed_variant else ""), str(t.source), t.title)
-            for t in records]
+    rows = [(r["id"], r["notion"], r["kind"] + (" (as printed)" if r["printed_of"] is not None else ""),
+             f"{r['source']['paper']}, {r['source']['statement']}", r["title"]) for r in records]
     header = ("id", "notion", "kind", "source", "title")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     lines = [f"{len(records)} theorems"]
@@ -30,6 +54,64 @@ def run_list(args: argparse.Namespace) -> int:
         lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[4])
     emit("\n".join(lines))
     return 0
+
+
+def index_key(roots: tuple[Path, ...] = (_ROOT / "verify", _ROOT / "theorems")) -> str:
+    """The SHA-256 naming the index: every ``*.py`` file under ``roots`` (path and bytes), the index format
+    and the versions of Python and sympy (which decide the parameters a bound's free symbols give)."""
+    from verify.cache import digest_sources
+
+    digest = hashlib.sha256(f"format {FORMAT} python {sys.version} sympy {_version('sympy')}".encode())
+    for root in roots:
+        digest_sources(digest, sorted(root.rglob("*.py")), root.parent)
+    return digest.hexdigest()
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def summaries(index_dir: Path | None = None) -> list[dict]:
+    """:func:`summary` of every registered theorem, in registry order, from the index when it is current
+    (else from the registry, and the index written for the next time)."""
+    folder = INDEX_DIR if index_dir is None else index_dir
+    if folder is None:
+        import theorems
+
+        return [summary(t) for t in theorems.all()]
+    key = index_key()
+    path = folder / f"{key}.json"
+    with contextlib.suppress(OSError, ValueError):
+        records = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(records, list) and all(isinstance(r, dict) and _SUMMARY_KEYS <= r.keys() for r in records):
+            return records
+    import theorems
+
+    records = [summary(t) for t in theorems.all()]
+    if index_key() != key:  # a source changed while the registry was built: these records may be of either
+        return records
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(records, out)
+            os.replace(temporary, path)  # whole or not at all, also with several writers
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        for stale in folder.glob("*.json"):  # indexes of earlier sources: never current again
+            if stale != path:
+                with contextlib.suppress(OSError):
+                    stale.unlink()
+    return records
+
+
+#: the keys every summary has (an index whose records lack one is not used)
+_SUMMARY_KEYS = frozenset({"id", "title", "notion", "kind", "source", "printed_of", "parameters"})
 
 
 def summary(t: Theorem) -> dict:
@@ -41,6 +123,8 @@ def summary(t: Theorem) -> dict:
 
 def theorem(theorem_id: str) -> Theorem:
     """A registry theorem; UsageError for an unknown id."""
+    import theorems
+
     try:
         return theorems.get(theorem_id)
     except KeyError as exc:
@@ -148,11 +232,13 @@ def _eval_on_family(t: Theorem, args: argparse.Namespace) -> int:
         at_text = f" at {notion.parameter}={c.at:g}" if notion.parameter else ""
         verdict = (f"holds ({relation} within tolerance {c.tolerance:.2g})" if holds
                    else f"VIOLATED ({relation} fails by a certified relative margin {margin:.4g})")
+        bound = (f"{c.bound:.10g}" if math.isfinite(c.bound)
+                 else f"{c.bound} (the bound is vacuous at this point: it says nothing)")
         emit(f"{t.id} ({t.notion}, {t.kind}) on {out['instance'].name}{at_text}:\n"
-             f"  bound = {c.bound:.10g}\n  exact = {c.exact:.10g}\n  exact/bound = {c.ratio:.10g}\n  {verdict}"
+             f"  bound = {bound}\n  exact = {c.exact:.10g}\n  exact/bound = {c.ratio:.10g}\n  {verdict}"
              + "".join(f"\nwarning: evaluated outside the assumption {v}" for v in out["outside"]))
     return 0 if holds else 1
 
 
 __all__ = ["add_eval_arguments", "add_list_arguments", "add_show_arguments", "run_eval",
-           "run_list", "run_show", "summary", "theorem"]
+           "index_key", "run_list", "run_show", "summaries", "summary", "theorem"]
