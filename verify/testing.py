@@ -13,13 +13,19 @@ from dataclasses import replace
 from verify.check.suite import lookup_with as _lookup
 from verify.check.engine import check_theorem, profile
 from verify.check.verdict import Verdict
+from verify.errors import InputError
 from verify.theorem import Theorem
 from verify.validate import integer
 
 
 def check(theorem: Theorem, max_examples: int = 40, seed: int = 0, profile_name: str = "quick") -> Verdict:
-    """Run every obligation on ``theorem`` and return the verdict."""
-    max_examples = integer("max_examples", max_examples, "verify.testing.check")
+    """Run every obligation on ``theorem`` and return the verdict (``max_examples``: the random draws of the
+    soundness search, at most 100,000; ``seed``: a non-negative integer)."""
+    where = "verify.testing.check"
+    if not isinstance(theorem, Theorem):
+        raise InputError(f"theorem must be a verify.Theorem record, got {type(theorem).__name__}", "theorem", where)
+    max_examples = integer("max_examples", max_examples, where, high=100_000)
+    seed = integer("seed", seed, where, low=0)
     prof = replace(profile(profile_name), examples=max_examples)
     return check_theorem(theorem, _lookup([theorem]), prof, seed)
 

@@ -262,6 +262,10 @@ def pld_bracket(run: Run, delta: float, accuracy: float, source: VerdictSource,
         out["bracket"] = [None if optimistic is None else float(optimistic.eps(delta)), upper]
     except InputError as exc:  # too fine for memory: refused before any work (verify.privacy.pld)
         out["error"] = str(exc).splitlines()[0]
+    except ArithmeticError as exc:  # a per-step mu beyond what the PLD resolves (dp_accounting squares the noise)
+        out["eps"] = out["bracket"] = None
+        out["error"] = (f"the PLD composition is out of the float range at per-step mu = Delta/(b sigma) = "
+                        f"{run.Delta / (run.b * run.sigma):g} ({type(exc).__name__})")
     return out
 
 

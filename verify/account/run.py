@@ -151,6 +151,9 @@ class Run:
             from_z = derive({"b": b, "z": z, "Cclip": Cclip})["sigma"]
             if sigma is not None and not math.isclose(sigma, from_z, rel_tol=1e-9):
                 raise RunError(f"{where}: sigma={sigma:g} contradicts z*Cclip/b = {from_z:g}", "sigma")
+            if not 0.0 < from_z < math.inf:  # z*Cclip/b under- or overflows the float range
+                raise RunError(f"{where}: sigma = z*Cclip/b = {from_z:g} is outside the float range (z={z:g}, "
+                               f"Cclip={Cclip:g}, b={b})", "z")
             sigma = from_z
         if require_sigma and sigma is None:
             raise RunError(f"{where}: the noise is missing: give sigma, or z and Cclip", "sigma")

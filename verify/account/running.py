@@ -424,8 +424,13 @@ class Accountant:
         phase has none), built once per schedule."""
         key = (tuple(self._phases), self.adjacency, self.sensitivity_ratio, self.accuracy, pessimistic)
         if key not in self._cache:
-            self._cache[key] = schedule_pld(self._phases, self.adjacency, self.sensitivity_ratio, self.accuracy,
-                                            pessimistic)
+            try:
+                self._cache[key] = schedule_pld(self._phases, self.adjacency, self.sensitivity_ratio, self.accuracy,
+                                                pessimistic)
+            except ArithmeticError as exc:  # dp_accounting squares the noise std: beyond ~1e154 it overflows
+                z = max(p.noise_multiplier for p in self._phases)
+                raise InputError(f"noise_multiplier={z:g} is beyond the float range of the PLD composition "
+                                 f"({type(exc).__name__}: {exc})", "noise_multiplier") from None
         return self._cache[key]
 
     def _composition_candidate(self, notion: str, at: float, bracket: bool = True) -> Candidate | None:

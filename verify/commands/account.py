@@ -271,6 +271,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
                  f"eps = {result.eps:.6g} at delta = {result.target.delta:g} (target {result.target.eps:g}, "
                  f"rtol {result.rtol:g}; never above the target)\n\n" + format_answer(result.accountant, result.answer))
         return 0
+    if args.accuracy is not None:  # the run's calibration uses the registry's bounds: no PLD to discretise
+        raise UsageError("--accuracy applies with --schedule only", "--accuracy")
     fields = _run_fields(args, with_sigma=False)
     data = _with_data_constants(args, fields)
     result = calibrate(args.config, eps=_float(args.eps, "eps"), delta=_float(args.delta, "delta"),

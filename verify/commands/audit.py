@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
+
+import numpy as np
 
 import theorems
 from verify.commands.options import (UsageError, add_execution, add_seed, emit, emit_json, execution_of, half_open_unit,
                                      number_or_word, parse_assignments, positive_int, unit_interval)
+from verify.errors import InputError
 from verify.simulate.api import audit, compare_with_theorem, instances_for, resolve
 from verify.simulate.backend import get_backend
 from verify.simulate.engine import check_resources
@@ -37,7 +41,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())
+
+
 def run(args: argparse.Namespace) -> int:
+    # overflow at extreme parameters shows as non-finite iterates, refused on one line (numpy's warnings,
+    # from the instance's profile or the engine's threads, would add more; errstate alone is per thread)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.scheduler is not None:
         raise UsageError("give either --workers or --scheduler, not both", "--workers")
     get_backend(args.backend, args.device)
@@ -61,8 +77,17 @@ def run(args: argparse.Namespace) -> int:
     check_resources(sim, args.runs)
     with execution_of(args, default_workers=1) as where:  # the one execution layer: local or existing cluster
         client = where.client() if where.distributed else None
-        result = audit(sim, runs=args.runs, seed=args.seed, confidence=args.confidence, delta=args.delta,
-                       backend=args.backend, device=args.device, client=client)
+        try:
+            result = audit(sim, runs=args.runs, seed=args.seed, confidence=args.confidence, delta=args.delta,
+                           backend=args.backend, device=args.device, client=client)
+        except InputError:
+            raise
+        except ValueError as exc:  # the Python interface's bad input: too few runs, iterates beyond the float range
+            runs = "runs" in str(exc)
+            words = "".join(f" {w}" for w in args.params)
+            raise UsageError(f"{args.target}{words} with --runs {args.runs}: cannot be audited: {_one_line(exc)}"
+                             + ("" if runs else " (a parameter beyond the float range?)"),
+                             "--runs" if runs else "target") from None
     record = result.to_json()
     status = 0
     if theorem is not None:

@@ -65,9 +65,15 @@ def dpsgd_full_batch(n, eta, sigma, T, Delta, adjacency="add_remove", offset=0.0
         raise InputError("add_remove adjacency needs offset = 0 (the record is absent from D)", "offset", where)
     z = derive({"b": n, "sigma": sigma, "Cclip": Delta})["z"]  # the whole dataset is the batch
     shift = Delta / n
+    # the pair in units of sigma (a bijection: the same privacy): sigma**2 would overflow at sigma ~ 1.3e154
+    # and lose digits as a subnormal below 1e-154; the shift Delta / (n sigma) is 1/z
+    unit_shift = shift / sigma
+    if not unit_shift * unit_shift * T < math.inf:  # the profile's squared distance T (Delta / (n sigma))^2
+        raise InputError(f"sigma={sigma:g} is too small for Delta={Delta:g}, n={n}, T={T}: the squared GDP "
+                         "parameter T (Delta / (n sigma))^2 exceeds the float range", "sigma", where)
 
     def compute() -> GaussianProfile:
-        return GaussianProfile(np.zeros(T), np.full(T, sigma ** 2), np.full(T, shift), np.full(T, sigma ** 2))
+        return GaussianProfile(np.zeros(T), np.ones(T), np.full(T, unit_shift), np.ones(T))
 
     L = max(abs(offset), abs(offset - Delta)) if adjacency == "replace" else Delta
     constants = {"n": float(n), "b": float(n), "q": 1.0, "T": float(T), "eta": eta, "sigma": sigma, "Delta": Delta,
@@ -94,18 +100,21 @@ class SampledGaussianProfile(PrivacyProfile):
 
     ``ordered``: the pair is a one-directional statement about ``(P, Q)`` (Altschuler–Talwar Def. 2.10),
     so ``max`` reads the forward direction only.  ``error``: the largest relative error estimate of
-    the Rényi quadratures done so far (the closed forms carry none).
+    the Rényi quadratures done so far (quad's estimate), and of the Rényi divergences from the rounding of
+    their log moment divided by ``alpha - 1`` (it dominates as alpha -> 1, and exceeds 1 where a value is all
+    rounding; 1 for a value <= 0); the closed forms carry none.
     """
 
     def __init__(self, q: float, s: float, ordered: bool = False):
         self.q, self.s, self.ordered = float(q), float(s), bool(ordered)
         self.error = 0.0
+        self._log_moment_rounding = 0.0
 
     # -- Rényi divergences by quadrature --------------------------------------------------------------
 
     def _log_ratio(self, x: np.ndarray) -> np.ndarray:
         """log dQ/dP(x) = log(1 - q + q exp((2x - 1)/(2 s^2))), without overflow."""
-        u = (2.0 * x - 1.0) / (2.0 * self.s ** 2)
+        u = (2.0 * x - 1.0) / (2.0 * (self.s * self.s))  # s * s: inf (u = 0) where s**2 would raise
         if self.q == 1.0:
             return u
         return np.logaddexp(math.log1p(-self.q), math.log(self.q) + u)
@@ -117,6 +126,10 @@ class SampledGaussianProfile(PrivacyProfile):
         0 and, for ``beta > 0``, near ``beta``), shifted by its maximum, and integrated over a window of
         40 standard deviations around both; the relative error estimate is kept in ``self.error``.
         """
+        with np.errstate(all="ignore"):  # overflow at extreme s or beta is handled (InputError below)
+            return self._log_moment(beta)
+
+    def _log_moment(self, beta: float) -> float:
         s = self.s
         lo, hi = min(0.0, beta) - 40.0 * s - 2.0, max(0.0, beta) + 40.0 * s + 2.0
         grid = np.linspace(lo, hi, 4001)
@@ -128,26 +141,43 @@ class SampledGaussianProfile(PrivacyProfile):
         top = float(values.max())
         peak = float(grid[int(values.argmax())])
         points = sorted({peak, 0.0, min(max(beta, lo), hi), 0.5})
-        value, abserr = integrate.quad(lambda x: math.exp(float(log_f(np.asarray(x))) - top), lo, hi,
-                                       points=points, limit=500, epsabs=0.0, epsrel=QUAD_RTOL)
-        if not value > 0:
-            raise InputError(f"quadrature of the sampled Gaussian moment failed at beta={beta}", "alpha")
+        try:
+            # full_output: quad's difficulties come back in its error estimate, not as a warning on stderr
+            value, abserr, *_ = integrate.quad(lambda x: math.exp(float(log_f(np.asarray(x))) - top), lo, hi,
+                                               points=points, limit=500, epsabs=0.0, epsrel=QUAD_RTOL,
+                                               full_output=1)
+        except OverflowError:  # the grid missed the integrand's peak (a huge order at a small noise)
+            value = math.nan
+        if not (value > 0 and math.isfinite(value)):
+            raise InputError(f"quadrature of the sampled Gaussian moment failed at beta={beta} (q={self.q:g}, "
+                             f"z={self.s:g}): this order at this noise is out of the range the quadrature resolves",
+                             "alpha")
         self.error = max(self.error, abserr / value)
-        return top + math.log(value)
+        log_value = math.log(value)
+        # the rounding of top + log(value) (absolute, in the log moment): the Rényi divergence divides it by
+        # alpha - 1, where it dominates quad's estimate as alpha -> 1 (see _renyi)
+        self._log_moment_rounding = 4e-16 * (abs(top) + abs(log_value) + 1.0)
+        return top + log_value
 
     def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
         # D_a(P||Q) = log E_P[(dQ/dP)^(1-a)]/(a-1);  D_a(Q||P) = log E_P[(dQ/dP)^a]/(a-1)
         flat = np.asarray(alpha, dtype=float).ravel()
-        out = [self.log_moment(1.0 - a if forward else a) / (a - 1.0) for a in flat]
+        out = []
+        for a in flat:
+            value = self.log_moment(1.0 - a if forward else a) / (a - 1.0)
+            # the rounding relative to the divergence itself (what a comparison's slack reads)
+            absolute = self._log_moment_rounding / (a - 1.0)
+            self.error = max(self.error, absolute / value if value > 0 else 1.0)
+            out.append(value)
         return np.maximum(np.asarray(out).reshape(np.shape(alpha)), 0.0)
 
     # -- hockey-stick divergences and tradeoffs: threshold tests --------------------------------------
 
     def _threshold(self, level: np.ndarray) -> np.ndarray:
         """The x at which dQ/dP(x) = level (level > 1 - q; +-inf beyond the ratio's range)."""
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             inner = np.log(np.maximum(level - (1.0 - self.q), 0.0)) - math.log(self.q)
-        return self.s ** 2 * inner + 0.5
+            return (self.s * self.s) * inner + 0.5  # inf * 0 (s beyond 1e154 at level 1) is NaN: treated as +-inf
 
     def _delta(self, eps: np.ndarray, forward: bool) -> np.ndarray:
         s, q = self.s, self.q
