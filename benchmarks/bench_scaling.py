@@ -1,13 +1,16 @@
 """Benchmark: scaling efficiency of the verification suite on Dask (issue 18), ratios measured in one run.
 
-    python benchmarks/bench_scaling.py [--profile quick] [--workers 1,2,4] [--only PATTERN] [--no-split]
+    python benchmarks/bench_scaling.py [--profile quick] [--workers 1,2,4] [--only PATTERN] [--no-split] [--modes ...]
 
 For each number of workers k: the wall time T_k of checking a representative subset of the registry
 (on a local cluster of k processes, the cluster's start included; k = 1 runs in this
 process), each in a fresh process (caches cold, registry imported), the speed-up T_1 / T_k and the
 efficiency T_1 / (k T_k), the CPU time of all its processes (the work a cluster repeats: each worker
-computes the shared exact references it needs once); with a whole theorem as the work unit (the default)
-and with each of its units (front obligations, soundness, audit) a job of its own (``split=True``).  The
+computes the shared exact references it needs once); with the default grouping of ``verify run``
+(``theorems``: a theorem per job, its search on a costly reference cut into blocks when the workers
+outnumber the theorems), with every search whole in its theorem's job (``whole``: the layout before the
+blocks), with every search on a costly reference in blocks (``blocks``), and with each unit (front
+obligations, soundness blocks, audit) a job of its own (``units``, ``split=True``).  The
 verdicts of every run are checked to be byte-identical to those of k = 1 (a benchmark that got another answer is not a benchmark).  Also measured:
 the start-up of a local cluster whose workers are forked (they inherit the imported registry) against one
 whose workers are spawned and import it (Dask's default), to the first result of a trivial task on each.
@@ -71,8 +74,9 @@ def _startup(method: str, workers: int) -> float:
 def _child(mode: str, workers: int, profile_name: str, ids: list[str]) -> dict:
     """One measurement, in a fresh process (no cache warmed by an earlier measurement); the registry is
     already imported (as in ``verify run``), the cluster's start is counted."""
-    split = mode == "units"
-    wall, verdicts = _timed(lambda: parallel.check_registered(ids, profile_name, seed=0, workers=workers, split=split))
+    split, blocks = mode == "units", {"whole": "none", "blocks": "costly"}.get(mode, "auto")
+    wall, verdicts = _timed(lambda: parallel.check_registered(ids, profile_name, seed=0, workers=workers, split=split,
+                                                              blocks=blocks))
     return {"wall": wall, "digest": hashlib.sha256(verdicts.encode()).hexdigest()}
 
 
@@ -92,6 +96,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2,4", help="comma-separated numbers of workers (1 first)")
     parser.add_argument("--only", default=None, help="another subset (a pattern of verify run --only)")
     parser.add_argument("--no-split", action="store_true", help="skip the comparison with split units")
+    parser.add_argument("--modes", default=None, help="comma-separated modes (theorems, whole, blocks, units)")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "WORKERS"), help=argparse.SUPPRESS)
     parser.add_argument("--ids", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -104,7 +109,9 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.1f} at the start; each measurement in a fresh process")
     for method in ("fork", "spawn"):
         print(f"cluster start-up ({method}, 2 workers, registry imported): {_startup(method, 2):.2f} s")
-    modes = ["theorems"] + ([] if args.no_split else ["units"])
+    modes = args.modes.split(",") if args.modes else ["theorems", "whole"] + ([] if args.no_split else ["units"])
+    if modes[0] != "theorems":
+        modes.insert(0, "theorems")  # the reference verdicts
     rows = {mode: [dict(workers=k, **_measure(mode, k, args, ids)) for k in counts] for mode in modes}
     reference = rows["theorems"][0]["digest"]
     print(f"{'unit':>8} {'workers':>7} {'wall':>8} {'speed-up':>8} {'efficiency':>10} {'CPU (all processes)':>20}"

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from verify.setting import LOSS_IMPLIES, Setting, loss_classes
+from verify.setting import LOSS_IMPLIES, Setting, compared_adjacencies, loss_classes
 
 RUN = Setting(algorithm="noisy_gd", batches="cyclic", loss="quadratic", constraint="none",
               adjacency="replace", init="fixed", release="last")
@@ -88,3 +88,29 @@ def test_bad_values_are_refused():
         Setting(batches="sometimes")
     with pytest.raises(ValueError, match="unknown loss class"):
         loss_classes("concave")
+
+
+@pytest.mark.parametrize("theorem_release, run_release, steps, sufficient, refute_only", [
+    ("all", "last", 2, False, True),  # a post-processing of what the theorem bounds: a lower bound of it
+    ("all", "last", None, False, True),  # unknown length: no evidence either
+    ("all", "last", 1, False, False),  # one step releases only its last iterate
+    ("all", "last", 10, True, False),  # the last iterate is a sufficient statistic of all of them
+    ("all", "all", 10, False, False),
+    ("last", "last", 10, False, False),
+])
+def test_a_last_iterate_is_only_a_lower_bound_of_every_iterate(theorem_release, run_release, steps, sufficient,
+                                                               refute_only):
+    theorem = dataclasses.replace(RUN, release=theorem_release)
+    run = dataclasses.replace(RUN, release=run_release)
+    assert theorem.covers(run, steps=steps) is None  # covered (the bound applies to the run) ...
+    reason = theorem.refute_only(run, steps=steps, sufficient=sufficient)  # ... but is it evidence?
+    assert (reason is not None) is refute_only
+    if refute_only:
+        assert "every iterate" in reason
+
+
+def test_each_claimed_adjacency_is_named_and_any_compares_both():
+    assert dataclasses.replace(RUN, adjacency="any").adjacencies() == ("replace", "add_remove")
+    assert dataclasses.replace(RUN, adjacency="add_remove").adjacencies() == ("add_remove",)
+    assert compared_adjacencies(dataclasses.replace(RUN, adjacency="any")) == {"replace", "add_remove"}
+    assert compared_adjacencies(RUN) == {"replace"}

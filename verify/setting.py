@@ -17,6 +17,8 @@ CONSTRAINTS = ("none", "bounded", "any")
 ADJACENCIES = ("replace", "add_remove", "any")
 INITS = ("fixed", "gaussian", "stationary", "any")
 RELEASES = ("last", "all")
+#: the concrete adjacencies ("any" claims, or compares, both)
+CONCRETE_ADJACENCIES = ("replace", "add_remove")
 
 #: the algorithms a concrete run of each algorithm also is: DP-SGD is the canonical iteration on
 #: clipped per-record gradients, so a noisy-GD theorem covers it when its loss-class assumptions hold
@@ -110,6 +112,32 @@ class Setting:
             return "the run releases every iterate, the theorem bounds the last one"
         return None
 
+    def refute_only(self, run: "Setting", steps: int | None = None, sufficient: bool = False) -> str | None:
+        """Why a covered run's exact value is only a LOWER bound of the quantity this (a theorem's) setting
+        bounds, so that comparing with it may refute the theorem but is no evidence for it; ``None`` when
+        the run's exact value is that quantity.
 
-__all__ = ["ADJACENCIES", "ALGORITHMS", "ALGORITHM_IMPLIES", "BATCHES", "CONSTRAINTS", "INITS", "LOSSES",
-           "LOSS_IMPLIES", "RELEASES", "Setting", "loss_classes"]
+        A theorem about every iterate (``release="all"``) compared with a run that releases only its last
+        of ``steps`` > 1 iterates sees a post-processing of what it bounds.  ``sufficient``: the run's last
+        iterate is a sufficient statistic of all its iterates for the pair (e.g. noisy GD on linear losses,
+        unconstrained, a fixed start, the differing record in every step's batch, constant step size and
+        noise: the iterates' increments are independent and shifted alike), so both privacies are equal.
+        """
+        if self.release == "all" and run.release == "last" and (steps is None or steps > 1) and not sufficient:
+            return (f"the theorem bounds every iterate, the run releases only the last of {steps or 'its'} steps "
+                    "(a lower bound of the claimed quantity)")
+        return None
+
+    def adjacencies(self) -> tuple[str, ...]:
+        """The concrete adjacencies this (a theorem's) setting claims: both for ``"any"``."""
+        return CONCRETE_ADJACENCIES if self.adjacency == "any" else (self.adjacency,)
+
+
+def compared_adjacencies(run: Setting) -> frozenset[str]:
+    """The concrete adjacencies a comparison on a run of setting ``run`` is evidence for (``"any"``: a run
+    whose construction is the worst case of both, each)."""
+    return frozenset(CONCRETE_ADJACENCIES if run.adjacency == "any" else (run.adjacency,))
+
+
+__all__ = ["ADJACENCIES", "ALGORITHMS", "ALGORITHM_IMPLIES", "BATCHES", "CONCRETE_ADJACENCIES", "CONSTRAINTS",
+           "INITS", "LOSSES", "LOSS_IMPLIES", "RELEASES", "Setting", "compared_adjacencies", "loss_classes"]

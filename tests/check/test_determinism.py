@@ -26,3 +26,23 @@ def test_same_seed_same_instances_whatever_was_loaded_before():
 
 def test_another_seed_draws_other_instances():
     assert _fingerprint("bok2024/thm4.5", seed=1) != _fingerprint("bok2024/thm4.5", seed=0)
+
+
+def test_a_variable_added_by_another_module_changes_no_draw_of_a_theorem_that_does_not_use_it(monkeypatch):
+    """The search's coordinates and the canonical points of a theorem do not depend on what other modules (a
+    user's file, another paper) added to the vocabulary in this process (a verdict once moved with the files
+    loaded before it)."""
+    from verify import vocabulary
+    from verify.check import domain
+    from verify.check.soundness import _Search, Budget, Record
+    import theorems
+
+    theorem = theorems.get("bok2024/thm4.2")
+    before_points = domain.canonical_points(8, 3)
+    before_coordinates = _Search(theorem, [], Record(), Budget()).coordinates
+    monkeypatch.setitem(vocabulary.VOCABULARY, "zz_added", vocabulary.Variable("zz_added", "a test variable"))
+    after_points = domain.canonical_points(8, 3)
+    assert "zz_added" in domain.unit_names()
+    assert _Search(theorem, [], Record(), Budget()).coordinates == before_coordinates
+    assert [{k: v for k, v in p.items() if k != "zz_added"} for p in after_points] == before_points
+    assert all("zz_added" in p for p in after_points)

@@ -134,6 +134,26 @@ def test_workers_inherit_the_parents_imports_instead_of_importing_again(monkeypa
     assert map_jobs(_marker_seen_by_the_worker, [(), (), ()], workers=2) == [(True, True)] * 3
 
 
+def _total(*numbers: int) -> int:
+    return sum(numbers)
+
+
+def test_a_follow_up_task_takes_earlier_results_as_arguments():
+    from verify.check.parallel import After, execution
+
+    for workers in (1, 2):
+        seen = []
+
+        def done(index: int, result: int) -> list:
+            seen.append(index)
+            return [(_total, (After(0), After(1), 100))] if index == 1 else []
+
+        with execution(workers) as here:
+            tasks = [(_slow_power, (1, 2)), (_slow_power, (3, 2)), (_slow_power, (2, 2))]
+            assert here.run(tasks, done) == [1, 9, 4, 110]
+        assert sorted(seen) == [0, 1, 2, 3]
+
+
 def test_verdicts_do_not_depend_on_the_number_of_workers():
     from verify.check.parallel import check_registered
 
@@ -141,8 +161,9 @@ def test_verdicts_do_not_depend_on_the_number_of_workers():
     alone = [v.to_json() for v in check_registered(ids, "quick", seed=0, workers=1)]
     forked = [v.to_json() for v in check_registered(ids, "quick", seed=0, workers=2)]
     split = [v.to_json() for v in check_registered(ids, "quick", seed=0, workers=2, split=True)]
+    blocks = [v.to_json() for v in check_registered(ids, "quick", seed=0, workers=2, blocks="costly")]
     assert [v["id"] for v in forked] == ids
-    assert forked == alone and split == alone
+    assert forked == alone and split == alone and blocks == alone
     # and one process checking each theorem whole (check_theorem, no units): the same verdicts
     import theorems
     from verify.check.engine import check_theorem, profile
@@ -170,6 +191,8 @@ def test_a_users_file_gives_the_same_verdicts_on_workers_and_travels_as_text(tmp
     elsewhere = str(tmp_path / "absent" / "mine.py")  # not on this machine: the text is written and loaded
     loaded = parallel._user_records(elsewhere, path.read_text() + "\n# another copy\n")
     assert [t.id for t in loaded] == [t.id for t in records]
-    assert parallel._check_user_units(elsewhere, path.read_text() + "\n# another copy\n", records[0].id, prof, 0,
-                                      ("front",)) == parallel._check_user_units(str(path), path.read_text(),
-                                                                                records[0].id, prof, 0, ("front",))
+    assert parallel._units_job((elsewhere, path.read_text() + "\n# another copy\n"), records[0].id, prof, 0,
+                               ("front",)) == parallel._units_job((str(path), path.read_text()), records[0].id, prof,
+                                                                  0, ("front",))
+    # every search cut into blocks, each a job of its own: the same verdicts
+    assert [v.to_json() for v in parallel.check_file(str(path), records, prof, seed=0, workers=2, split=True)] == alone

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import functools
 import math
+import zlib
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Collection, Mapping
 
 import numpy as np
 import sympy as sp
@@ -87,9 +88,13 @@ def _extra(name: str, u: float) -> float:
 def canonical_points(count: int, seed: int, cyclic: bool = False) -> list[dict[str, float]]:
     """``count`` random consistent points (numpy, seeded)."""
     rng = np.random.default_rng(seed)
+    # an added variable draws from its own stream (seeded by its name): the core draws, and each added
+    # variable's, are the same whatever other modules added to the vocabulary in this process
+    added = {name: np.random.default_rng([seed, zlib.crc32(name.encode())]).uniform(size=count)
+             for name in unit_names() if name not in UNIT_NAMES}
     points = []
-    for _ in range(count):
-        u = {name: rng.uniform() for name in unit_names()}
+    for i in range(count):
+        u = {name: rng.uniform() for name in UNIT_NAMES} | {name: float(draws[i]) for name, draws in added.items()}
         ints = {k: int(np.exp(rng.uniform(np.log(lo), np.log(hi + 1)))) for k, (lo, hi) in INT_RANGES.items()}
         ints = {k: min(max(v, INT_RANGES[k][0]), INT_RANGES[k][1]) for k, v in ints.items()}
         p = canonical_point(u, ints)
@@ -173,7 +178,15 @@ def admissible_points(theorem: Theorem, count: int, seed: int, tries: int = 40) 
 SEARCH_COORDINATES = ("mu", "etaM", "mM", "M", "DES", "z", "l", "b", "E", "T", "d", "alpha", "eps", "delta",
                       "scale")
 MU_RANGE = (1e-4, 30.0)  # per-step mu: Delta / (b sigma), or Delta / (n sigma) for full batches
-T_MAX, E_MAX, B_MAX, L_MAX, D_MAX = 2000, 40, 256, 64, 4
+#: the far ends of the ranges: a draw beyond :data:`KNEE` goes on log-uniformly from where the core range
+#: (T <= 2000, E <= 40, d <= 4, alpha <= 64, eps <= 10, delta in [1e-10, 0.1]) stood at the knee to them, so
+#: that a bound wrong only far out (late saturation, a dimension discount, a large order) is reached, while the
+#: draws inside the knee, and every corner there, are those of the core range
+T_MAX, E_MAX, B_MAX, L_MAX, D_MAX = 100_000, 1000, 256, 64, 16
+T_CORE, E_CORE, D_CORE = 2000, 40, 4
+ALPHA_MAX, EPS_MAX, DELTA_RANGE = 256.0, 50.0, (1e-15, 0.5)
+#: the unit draw past which a range leaves its core (and, for delta, the one below which it does)
+KNEE = 0.9
 SMALL_L = (1, 2, 3)  # batches per epoch drawn most often: the regime where cyclic errors live
 
 
@@ -181,13 +194,30 @@ def _log(u: float, lo: float, hi: float) -> float:
     return float(lo * (hi / lo) ** float(u))
 
 
-def _int_log(u: float, hi: int) -> int:
-    """An integer in [1, hi], log-uniform in u (u = 0 -> 1, u = 1 -> hi); inverse :func:`_int_unit`."""
-    return int(min(max(round(hi ** float(u)), 1), hi))
+def _stretched(u: float, lo: float, core: float, far: float) -> float:
+    """``lo (core/lo)^u`` up to :data:`KNEE`, then log-uniform on to ``far`` at u = 1."""
+    u = float(u)
+    if u <= KNEE or far == core:
+        return float(lo * (core / lo) ** u)
+    start = lo * (core / lo) ** KNEE
+    return float(start * (far / start) ** ((u - KNEE) / (1.0 - KNEE)))
 
 
-def _int_unit(value: float, hi: int) -> float:
-    return float(min(max(np.log(max(value, 1.0)) / np.log(hi), 0.0), 1.0))
+def _int_log(u: float, hi: int, core: int | None = None) -> int:
+    """An integer in [1, hi], log-uniform in u as ``core^u`` (u = 0 -> 1) up to :data:`KNEE`, then on to ``hi``
+    at u = 1 (``core``: ``hi``); inverse :func:`_int_unit`."""
+    return int(min(max(round(_stretched(u, 1.0, core or hi, hi)), 1), hi))
+
+
+def _int_unit(value: float, hi: int, core: int | None = None) -> float:
+    """The unit draw giving the integer ``value`` (inverse of :func:`_int_log`)."""
+    core = core or hi
+    v, start = max(float(value), 1.0), float(core) ** KNEE
+    if v <= start or hi == core:
+        u = np.log(v) / np.log(core)
+    else:
+        u = KNEE + (1.0 - KNEE) * np.log(v / start) / np.log(hi / start)
+    return float(min(max(u, 0.0), 1.0))
 
 
 def _l_draw(u: float) -> int:
@@ -222,7 +252,23 @@ def _etam_draw(u: float, k: float) -> float:
 
 
 def _alpha_draw(u: float) -> float:
-    return float(1.0 + 10 ** (-2.0 + 3.8 * float(u)))  # 1.01 .. 64, log-spaced in alpha - 1
+    """alpha - 1 log-spaced: 1.01 .. 64 over the core (up to 27 at the knee), on to :data:`ALPHA_MAX`."""
+    return 1.0 + _stretched(u, 1e-2, 10 ** 1.8, ALPHA_MAX - 1.0)
+
+
+def _eps_draw(u: float) -> float:
+    """eps = 10 u^2 (0 .. 8.1 at the knee), then log-uniform on to :data:`EPS_MAX`."""
+    u, start = float(u), 10.0 * KNEE ** 2
+    return 10.0 * u * u if u <= KNEE else float(start * (EPS_MAX / start) ** ((u - KNEE) / (1.0 - KNEE)))
+
+
+def _delta_draw(u: float) -> float:
+    """delta log-uniform: 10^(-10 + 9u) for u in [1 - KNEE, KNEE], on to the ends of :data:`DELTA_RANGE`."""
+    u, lo, hi = float(u), *DELTA_RANGE
+    if u < 1.0 - KNEE:
+        start = 10 ** (-10.0 + 9.0 * (1.0 - KNEE))
+        return float(lo * (start / lo) ** (u / (1.0 - KNEE)))
+    return _stretched(u, 1e-10, 0.1, hi)
 
 
 def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool = False) -> dict[str, float]:
@@ -236,8 +282,8 @@ def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool 
     c = _log(u["scale"], 1e-2, 1e2)
     l, b = _l_draw(u["l"]), _int_log(u["b"], B_MAX)
     n = l * b
-    E = _int_log(u["E"], E_MAX)
-    T = l * E if cyclic else _int_log(u["T"], T_MAX)
+    E = _int_log(u["E"], E_MAX, E_CORE)
+    T = l * E if cyclic else _int_log(u["T"], T_MAX, T_CORE)
     k = _mm_draw(u["mM"])
     M = _log(u["M"], 0.1, 10.0)
     eta = _etam_draw(u["etaM"], k) / M
@@ -248,8 +294,8 @@ def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool 
     point = {
         "n": float(n), "b": float(b), "l": float(l), "q": b / n, "E": float(E), "T": float(T),
         "eta": eta, "sigma": sigma, "Delta": Delta, "L": Delta / 2.0, "m": k * M, "M": M,
-        "D": eta * sigma * _log(u["DES"], 1e-2, 1e3), "d": float(_int_log(u["d"], D_MAX)),
-        "alpha": _alpha_draw(u["alpha"]), "eps": 10.0 * float(u["eps"]) ** 2, "delta": _log(u["delta"], 1e-10, 0.1),
+        "D": eta * sigma * _log(u["DES"], 1e-2, 1e3), "d": float(_int_log(u["d"], D_MAX, D_CORE)),
+        "alpha": _alpha_draw(u["alpha"]), "eps": _eps_draw(u["eps"]), "delta": _delta_draw(u["delta"]),
         "mu": mu, "z": z, "Cclip": sigma * b / z,
     }
     for name, value in u.items():
@@ -260,9 +306,11 @@ def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool 
     return point
 
 
-def search_coordinates(searched: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The unit coordinates of a search point: the core ones, the added vocabulary, ``u_<searched>``."""
-    extras = tuple(name for name in unit_names() if name not in UNIT_NAMES)
+def search_coordinates(searched: tuple[str, ...] = (), used: Collection[str] | None = None) -> tuple[str, ...]:
+    """The unit coordinates of a search point: the core ones, the added vocabulary (only the variables in
+    ``used``, a theorem's parameters, when given: its draws then do not depend on what other modules added to
+    the vocabulary in this process), ``u_<searched>``."""
+    extras = tuple(name for name in unit_names() if name not in UNIT_NAMES and (used is None or name in used))
     return SEARCH_COORDINATES + extras + tuple(f"u_{name}" for name in searched)
 
 
@@ -275,7 +323,7 @@ def search_strategy(coordinates: tuple[str, ...]) -> st.SearchStrategy[dict[str,
 #: the point every corner starts from: l = 1 (q = 1), T = 10, mu_step = 1, eta*M = 0.8, m/M = 1e-4
 CORNER_BASE = {"mu": float(np.log(1 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RANGE[0])), "etaM": 0.34,
                "mM": 0.1 + 0.9 * 0.5, "M": 0.5, "DES": 0.6, "z": 0.5, "l": 0.075, "b": _int_unit(4, B_MAX),
-               "E": _int_unit(10, E_MAX), "T": _int_unit(10, T_MAX), "d": 0.0, "alpha": 0.5, "eps": 0.3,
+               "E": _int_unit(10, E_MAX, E_CORE), "T": _int_unit(10, T_MAX, T_CORE), "d": 0.0, "alpha": 0.5, "eps": 0.3,
                "delta": 0.5, "scale": 0.5}
 
 _MU_LARGE = 1.0  # mu_step = 30
@@ -289,31 +337,47 @@ _T1 = {"T": 0.0, "E": 0.0}
 #: printed fails there).  A family whose reference is costly tries it too, besides the first corners.
 STRONG_CONTRACTION = {"mM": 1.0, "mu": _MU_2}
 
+#: overshooting steps: m = M and eta*M ~ 1.6, so every curvature's persistence a = 1 - eta m ~ -0.6 < 0 (a
+#: bound in (1 + a)/(1 - a), or in a^T, goes wrong at odd T; random draws almost never put m/M near 1 and
+#: eta*M > 1 together), at T = 1 (early; families with a costly reference try it besides their first corners)
+#: and at T = 3
+OVERSHOOT = {"mM": 1.0, "etaM": 0.65, **_T1}
+OVERSHOOT_ODD = {"mM": 1.0, "etaM": 0.65, "T": _int_unit(3, T_MAX, T_CORE), "E": _int_unit(3, E_MAX, E_CORE)}
+#: the far ends of the steps (T = T_MAX, cyclic E = E_MAX) and of the dimension (d = D_MAX) at the slowest
+#: contraction (eta*M = 1e-3), early: a bound that saturates too late or discounts the dimension shows there, and
+#: the corner budget of a quick run reaches only the first corners (the notion parameters' far ends are reached
+#: by the rotation, :data:`NOTION_CORNERS`)
+FAR = {"T": 1.0, "E": 1.0, "etaM": 0.0, "d": 1.0}
+
 #: the corners always tried, as overrides of :data:`CORNER_BASE` (notion parameters rotate separately),
 #: most telling first: a family whose reference is costly tries only the first few
 CORNERS: tuple[dict[str, float], ...] = (
-    {}, _T1, {"mu": _MU_LARGE, **_T1}, {"mu": _MU_10, "etaM": 1.0, "mM": 0.0}, {"l": l_unit(2)},
+    {}, _T1, {"mu": _MU_LARGE, **_T1}, {"mu": _MU_10, "etaM": 1.0, "mM": 0.0}, {"l": l_unit(2)}, OVERSHOOT, FAR,
     {"etaM": 0.5, "mM": 0.1 + 0.9 * 0.75}, {"l": l_unit(3)}, {"mu": _MU_10, "l": l_unit(2)},
     {"etaM": 1.0}, {"mM": 0.0}, {"l": l_unit(2), **_T1}, {"l": l_unit(3), "E": 0.0},
     {"etaM": 0.5, "mM": 0.1 + 0.9 * 0.5}, {"etaM": 0.0}, {"mM": 0.1}, {"mM": 0.0, "etaM": 1.0},
     {"mu": _MU_LARGE}, {"mu": _MU_10}, {"mu": 0.0, "T": 1.0, "E": 1.0},
     {"T": 1.0, "E": 1.0}, {"DES": 0.0}, {"DES": 1.0}, {"mu": _MU_10, "DES": 0.2},
-    {"b": 0.0}, {"b": 0.0, "mu": _MU_10, **_T1}, {"mM": 1.0}, {"mM": 1.0, "b": 1.0, "mu": 0.0},
+    {"b": 0.0}, {"b": 0.0, "mu": _MU_10, **_T1}, {"mM": 1.0}, {"mM": 1.0, "b": 1.0, "mu": 0.0}, OVERSHOOT_ODD,
     STRONG_CONTRACTION,
 )
 #: the notion parameters' unit draws cycled over the corners: mid, near the lower end, the upper end
 NOTION_CORNERS = (0.5, 0.0, 1.0, 0.25, 0.75)
+#: corners that take the notion parameters of the corner after them without moving the cycle (added later:
+#: the other corners keep theirs)
+_UNROTATED = (OVERSHOOT, OVERSHOOT_ODD, FAR)
 
 
 def corner_units(coordinates: tuple[str, ...]) -> list[dict[str, float]]:
     """The deterministic corner list in unit coordinates: :data:`CORNERS` (notion parameters cycling
     through :data:`NOTION_CORNERS`), then each searched keyword's draw at 0, 0.5 and 1."""
     base = {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
-    out = []
-    for i, corner in enumerate(CORNERS):
+    out, i = [], 0
+    for corner in CORNERS:
         u = {**base, **{k: v for k, v in corner.items() if k in base}}
         for name in ("alpha", "eps", "delta"):
             u[name] = NOTION_CORNERS[i % len(NOTION_CORNERS)]
+        i += not any(corner is c for c in _UNROTATED)
         out.append(u)
     return out + searched_corners(coordinates)
 
@@ -339,9 +403,9 @@ def with_steps(u: Mapping[str, float], T: float, cyclic: bool) -> dict[str, floa
         return None
     moved = dict(u)
     if cyclic:
-        moved.update(l=l_unit(1), E=_int_unit(T, E_MAX))
+        moved.update(l=l_unit(1), E=_int_unit(T, E_MAX, E_CORE))
     else:
-        moved["T"] = _int_unit(T, T_MAX)
+        moved["T"] = _int_unit(T, T_MAX, T_CORE)
     return moved
 
 

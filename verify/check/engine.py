@@ -12,7 +12,7 @@ from verify.check.domain import admissible_points
 from verify.check.evidence import ApproximationError, ApproximationGap, ApproximationRow, InternalError
 from verify.check.exactness import exactness
 from verify.check.notions import eps_at_delta
-from verify.check.soundness import Budget, exact_family, soundness
+from verify.check.soundness import Budget, Plan, Record, exact_family, finish, plan, run_block
 from verify.check.verdict import Obligation, Verdict, decide
 from verify.errors import InputError
 from verify.theorem import Theorem
@@ -35,20 +35,22 @@ class Profile:
     boundary: int = 24  # the boundary phase's evaluations on closed-form references
     costly_boundary: int = 2  # ... and on costly ones (numeric operators, grids, quadratures)
     boundary_starts: int = 3  # its starting points (the best found so far)
+    random_blocks: int = 1  # hypothesis runs the random draws are split into (work units of a cluster)
 
     def budget(self, examples: int | None = None) -> Budget:
         """The soundness search's budget (``examples``: its random draws, default the profile's)."""
         return Budget(random=self.examples if examples is None else examples, corners=self.corners,
                       costly_corners=self.costly_corners, guided=self.guided, starts=self.starts,
                       boundary=self.boundary, costly_boundary=self.costly_boundary,
-                      boundary_starts=self.boundary_starts)
+                      boundary_starts=self.boundary_starts, random_blocks=self.random_blocks)
 
 
 PROFILES = {
     "quick": Profile("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000,
-                     guided=16, starts=2, costly_corners=4, corners=48),
+                     guided=16, starts=2, costly_corners=4, corners=48, random_blocks=2),
     "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000,
-                    guided=400, starts=4, costly_corners=40, boundary=200, costly_boundary=16, boundary_starts=8),
+                    guided=400, starts=4, costly_corners=40, boundary=200, costly_boundary=16, boundary_starts=8,
+                    random_blocks=8),
 }
 
 
@@ -121,7 +123,9 @@ def for_theorem(prof: Profile, theorem: Theorem) -> Profile:
 #: the work units of a theorem, in the order their obligations are merged (the verdict depends on that
 #: order only): the symbolic and exact-family checks, then the soundness search (or, for an
 #: approximation, its error), then the Monte Carlo audit.  Each is seeded on its own, so a cluster may run
-#: the units of one theorem at once, anywhere, and the merged obligations are those of one process.
+#: the units of one theorem at once, anywhere, and the merged obligations are those of one process.  The
+#: soundness search is itself cut into blocks (:func:`soundness_plan`, :func:`soundness_block`,
+#: :func:`soundness_finish`): in one process, the ``"soundness"`` unit is exactly those, one after the other.
 UNITS = ("front", "soundness", "approximation", "audit")
 
 
@@ -132,10 +136,60 @@ def theorem_units(theorem: Theorem) -> tuple[str, ...]:
     return ("front", "soundness", "audit")
 
 
+def soundness_plan(theorem: Theorem, prof: Profile, seed: int) -> Plan | list[Obligation]:
+    """The blocks of ``theorem``'s soundness search under ``prof`` (as :func:`for_theorem` spends it), or its
+    obligations when there is nothing to search (or the plan failed: an internal error)."""
+    spent = for_theorem(prof, theorem)
+    planned = _guard(lambda: plan(theorem, spent.examples, seed, budget=spent.budget()))
+    if isinstance(planned, Plan):
+        return planned
+    return list(planned) if isinstance(planned, tuple) else [planned]
+
+
+def soundness_block(theorem: Theorem, planned: Plan, index: int, database=None) -> Record | Obligation:
+    """The record of block ``index`` of ``planned`` (an internal error: its obligation, reported by
+    :func:`soundness_finish` as one process would)."""
+    return _guard(lambda: run_block(theorem, planned, planned.blocks[index], database))
+
+
+def soundness_finish(theorem: Theorem, planned: Plan, outcomes: list[Record | Obligation]) -> list[Obligation]:
+    """Soundness and tightness from the blocks' outcomes in block order (those after the first violation or
+    internal error are not read)."""
+    records = []
+    for outcome in outcomes:
+        if isinstance(outcome, Obligation):
+            return [outcome]
+        records.append(outcome)
+        if outcome.failure is not None:
+            break
+    result = _guard(lambda: finish(theorem, planned, records))
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+def _soundness_unit(theorem: Theorem, prof: Profile, seed: int, database=None) -> list[Obligation]:
+    """The soundness search in this process: the plan, its blocks in order (none after a violation), the
+    finish: what a cluster running the blocks anywhere gives."""
+    return soundness_here(theorem, soundness_plan(theorem, prof, seed), database)
+
+
+def soundness_here(theorem: Theorem, planned: Plan | list[Obligation], database=None) -> list[Obligation]:
+    """The obligations of a planned soundness search, its blocks run in this process in order."""
+    if not isinstance(planned, Plan):
+        return planned
+    outcomes: list[Record | Obligation] = []
+    for index in range(len(planned.blocks)):
+        outcomes.append(soundness_block(theorem, planned, index, database))
+        if isinstance(outcomes[-1], Obligation) or outcomes[-1].failure is not None:
+            break
+    return soundness_finish(theorem, planned, outcomes)
+
+
 def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int, unit: str,
                database=None) -> list[Obligation]:
     """The obligations of one work unit (:data:`UNITS`) of ``theorem``; an internal error of an obligation
     is an inconclusive outcome (:func:`_guard`), never a crash or a pass."""
+    if unit == "soundness":
+        return _soundness_unit(theorem, prof, seed, database)
     prof = for_theorem(prof, theorem)
     points = 24 if not theorem.operators else 3
     if unit == "front":
@@ -149,8 +203,6 @@ def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile
         )
     elif unit == "approximation":
         steps = (lambda: approximation_error(theorem, lookup, seed, prof.approximation_points),)
-    elif unit == "soundness":
-        steps = (lambda: soundness(theorem, prof.examples, seed, database, budget=prof.budget()),)
     elif unit == "audit":
         steps = (lambda: audit(theorem, prof, seed),)
     else:
@@ -158,9 +210,7 @@ def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile
     obligations: list[Obligation] = []
     for step in steps:
         result = _guard(step)
-        if isinstance(result, tuple):  # the soundness search gives its obligation and the tightness one
-            obligations.extend(result)
-        elif result is not None:
+        if result is not None:
             obligations.append(result)
     return obligations
 
@@ -221,4 +271,5 @@ def compare_baseline(verdicts: list[Verdict], baseline: dict, ratio_tolerance: f
 
 
 __all__ = ["PROFILES", "Profile", "UNITS", "check_theorem", "check_unit", "check_all", "theorem_units", "summary",
+           "soundness_plan", "soundness_block", "soundness_finish", "soundness_here",
            "compare_baseline", "for_theorem", "profile", "approximation_error"]

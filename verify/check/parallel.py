@@ -6,10 +6,17 @@ cluster at ``scheduler``.  A command opens one execution and every :func:`map_jo
 theorems, then the mutation self-test) shares its cluster, which is started at the first map with more
 than one job and closed when the command ends.
 
+A theorem is one job, except that its soundness search on a costly reference is cut into blocks
+(:func:`verify.check.soundness.plan`): the theorem's job plans them, each block is a job, and a last job
+merges them and runs the phases that need every block's best points (submitted at once with the blocks'
+futures as arguments: it starts as soon as that theorem's blocks are done, with no barrier between
+theorems).
+
 Why the results do not depend on where they run: every job is a pure function of its arguments (each
-theorem's, each unit's checks are seeded on their own), the results are put back in the order of the jobs
-whatever the order they finish in, and a job lost with a worker that died is simply run again elsewhere
-(Dask reschedules it) and gives the same value.  Local workers are forked from the parent, which has
+theorem's, each unit's and each block's checks are seeded on their own), the results are put back in the
+order of the jobs whatever the order they finish in, and a job lost with a worker that died is simply run
+again elsewhere (Dask reschedules it; the finishing job's block results are kept until the run ends, so a
+lost one is recomputed) and gives the same value.  Local workers are forked from the parent, which has
 already imported the registry (:mod:`verify.simulate.cluster`), and keep their imports across jobs: the
 registry is imported once per worker, never per job.  Workers of an existing cluster import it at their
 first job; they must run the same code as the parent, which :class:`Execution` checks when it connects.
@@ -33,7 +40,9 @@ from typing import Callable, Iterator, Sequence, TypeVar
 
 import theorems
 from verify.cache import digest_sources
-from verify.check.engine import check_unit, profile, theorem_units
+from verify.check.engine import (Profile, check_unit, profile, soundness_block, soundness_finish, soundness_here,
+                                 soundness_plan, theorem_units)
+from verify.check.soundness import Plan, costly_plan
 from verify.check.suite import load_user_theorems, lookup_with
 from verify.check.verdict import Verdict, decide
 from verify.errors import InputError
@@ -102,25 +111,44 @@ class Execution:
     def map(self, function: Callable[..., R], jobs: Sequence[tuple],
             done: Callable[[int, R], None] | None = None) -> list[R]:
         """``[function(*job) for job in jobs]``; see :func:`map_jobs`."""
-        jobs = list(jobs)
-        if not self.distributed or (self.scheduler is None and len(jobs) <= 1 and self._client is None):
-            results = []
-            for index, job in enumerate(jobs):
-                results.append(function(*job))
-                if done is not None:
-                    done(index, results[-1])
+        return self.run([(function, tuple(job)) for job in jobs],
+                        None if done is None else lambda index, result: done(index, result) and [])
+
+    def run(self, tasks: Sequence[tuple[Callable, tuple]],
+            done: Callable[[int, object], list | None] | None = None) -> list:
+        """The results of ``tasks`` (``(function, args)``), in the order of the tasks.
+
+        ``done(index, result)`` is called as each task finishes and may return more tasks, appended to the
+        list; their arguments may name an earlier task's result by :class:`After` (on a cluster, its future:
+        the task starts as soon as those are done, wherever they ran; follow-up tasks are started before
+        the tasks given at first that have not started yet)."""
+        tasks = list(tasks)
+        if not self.distributed or (self.scheduler is None and len(tasks) <= 1 and self._client is None):
+            results: list = []
+            while len(results) < len(tasks):
+                function, args = tasks[len(results)]
+                results.append(function(*(results[a.index] if isinstance(a, After) else a for a in args)))
+                tasks += (done(len(results) - 1, results[-1]) or []) if done is not None else []
             return results
-        if not jobs:
+        if not tasks:
             return []
-        client = self.client(size=len(jobs))
+        client = self.client(size=len(tasks))
         run = uuid.uuid4().hex[:8]
-        name = getattr(function, "__name__", "job").strip("_")
-        # submitted in the order given (the longest first), and started in that order: priority falls
-        futures = [client.submit(function, *job, key=f"verify-{name}-{run}-{i}", pure=False,
-                                 priority=len(jobs) - i)
-                   for i, job in enumerate(jobs)]
+        first = len(tasks)
+        futures: list = []
+
+        def submit(function, args) -> None:
+            i = len(futures)
+            name = getattr(function, "__name__", "job").strip("_")
+            # the tasks given first are started in their order (priority falls); follow-ups before them
+            priority = first - i if i < first else 2 * first
+            futures.append(client.submit(function, *(futures[a.index] if isinstance(a, After) else a for a in args),
+                                         key=f"verify-{name}-{run}-{i}", pure=False, priority=priority))
+
+        for function, args in tasks:
+            submit(function, args)
         index_of = {future.key: i for i, future in enumerate(futures)}
-        out: dict[int, R] = {}
+        out: dict[int, object] = {}
         try:
             pending = set(futures)
             while pending:
@@ -128,14 +156,18 @@ class Execution:
                 pending -= finished
                 for future in sorted(finished, key=lambda f: index_of[f.key]):
                     index = index_of[future.key]
-                    out[index] = future.result()  # a job's exception is raised here
-                    future.release()
-                    if done is not None:
-                        done(index, out[index])
+                    out[index] = future.result()  # a task's exception is raised here
+                    for function, args in (done(index, out[index]) or []) if done is not None else []:
+                        tasks.append((function, args))
+                        submit(function, args)
+                        index_of[futures[-1].key] = len(futures) - 1
+                        pending.add(futures[-1])
         except BaseException:
-            self.abort(futures)  # Ctrl-C or a failed job: stop now, not after the jobs under way
+            self.abort(futures)  # Ctrl-C or a failed task: stop now, not after the tasks under way
             raise
-        return [out[i] for i in range(len(jobs))]
+        for future in futures:  # kept until now: a follow-up task may still need its arguments
+            future.release()
+        return [out[i] for i in range(len(tasks))]
 
     def abort(self, futures=()) -> None:
         """Cancel ``futures`` and kill the local workers (an existing cluster's workers are left running:
@@ -158,6 +190,15 @@ class Execution:
                 kill_workers(cluster, restart=False)
             with contextlib.suppress(Exception):
                 cluster.close(timeout=1 if fast else 10)
+
+
+class After:
+    """An argument of a follow-up task of :meth:`Execution.run`: the result of task ``index``."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
 
 
 @contextlib.contextmanager
@@ -261,61 +302,124 @@ def _check_same_code(client, scheduler: str) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _check_registered_units(theorem_id: str, profile_name: str, seed: int, units: tuple[str, ...]) -> list:
-    """Work units of one registry theorem, one after the other in this process (their obligations, in
-    order); a worker imported the registry once."""
-    theorem, prof = theorems.get(theorem_id), profile(profile_name)
-    return [o for unit in units for o in check_unit(theorem, theorems.get, prof, seed, unit)]
+def _theorem(source: tuple | None, theorem_id: str):
+    """(the theorem, its lookup) in this process: from the registry (``source`` None, imported once per
+    worker) or a user's file (``(path, text)``, loaded once per worker and file content).  The whole registry
+    is loaded first either way: its paper modules add variables to the vocabulary, and the search draws one
+    coordinate per variable, so its draws would otherwise depend on what this process loaded before."""
+    theorems.all()
+    if source is None:
+        return theorems.get(theorem_id), theorems.get
+    records = _user_records(*source)
+    return {t.id: t for t in records}[theorem_id], lookup_with(records)
+
+
+def _units_job(source: tuple | None, theorem_id: str, prof: Profile, seed: int, units: tuple[str, ...],
+               apart: str = "costly") -> tuple[dict[str, list], Plan | None]:
+    """Work units of one theorem, one after the other in this process: the obligations of each, and the plan
+    of its soundness search when that search is left to blocks run apart (``apart``: ``"costly"``, a search
+    on a costly reference, :func:`~verify.check.soundness.costly_plan`; ``"all"``; ``"none"``)."""
+    theorem, lookup = _theorem(source, theorem_id)
+    out, planned = {}, None
+    for unit in units:
+        if unit != "soundness":
+            out[unit] = check_unit(theorem, lookup, prof, seed, unit)
+            continue
+        search = soundness_plan(theorem, prof, seed)
+        if isinstance(search, Plan) and len(search.blocks) > 1 and (
+                apart == "all" or (apart == "costly" and costly_plan(theorem, search))):
+            planned = search
+        else:
+            out[unit] = soundness_here(theorem, search)
+    return out, planned
+
+
+def _block_job(source: tuple | None, theorem_id: str, planned: Plan, index: int):
+    """One block of a theorem's soundness search (its record, or an internal error's obligation)."""
+    return soundness_block(_theorem(source, theorem_id)[0], planned, index)
+
+
+def _finish_job(source: tuple | None, theorem_id: str, planned: Plan, *outcomes) -> list:
+    """The soundness and tightness obligations from the blocks' outcomes (in block order)."""
+    return soundness_finish(_theorem(source, theorem_id)[0], planned, list(outcomes))
 
 
 def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: int = 1,
                      progress: Callable[[str], None] | None = None,
-                     scheduler: str | None = None, split: bool = False) -> list[Verdict]:
+                     scheduler: str | None = None, split: bool = False, blocks: str = "auto") -> list[Verdict]:
     """Check registry theorems; the verdicts come back in the order of ``ids`` and do not depend on the
     workers or the cluster (see :func:`_in_units`).  ``progress(id)`` is called as each theorem is done.
 
-    ``split``: each work unit of a theorem is a job of its own (one costly theorem then no longer runs on
-    one worker alone), instead of one job per theorem.  Not the default: the units of a theorem share
-    costly exact references (PLD compositions, density grids) that a process computes once, so split
-    units on different workers compute them twice (``benchmarks/bench_scaling.py``: 1.7 times the CPU
-    time of one process, against 1.2 times per theorem, on two workers)."""
-    return _in_units([theorems.get(i) for i in ids], profile(profile_name), _check_registered_units,
-                     lambda theorem_id, units: (theorem_id, profile_name, seed, units), workers, progress,
-                     scheduler, split)
+    A theorem is one job; ``blocks``: which soundness searches are cut into blocks, each a job of its own,
+    and a job that merges them (so that one costly theorem no longer runs on one worker alone): ``"costly"``,
+    those on a costly reference (a numeric operator, a grid, a quadrature), ``"all"``, ``"none"``, or
+    ``"auto"`` (the default): the costly ones when the cluster runs more jobs at once than there are
+    theorems, else none.  The blocks of a theorem share costly exact references (PLD compositions, density
+    grids) that one process computes once and several compute each: with a theorem per worker slot and more
+    to come, they only add work (``benchmarks/bench_scaling.py``: the registry on 2 workers, 177 s with the
+    costly searches in blocks against 128 s without).  ``split``: every work unit is a job of its own and
+    every search is cut into blocks.  The grouping never changes a result."""
+    return _in_units(None, [theorems.get(i) for i in ids], profile(profile_name), seed, workers, progress,
+                     scheduler, split, blocks)
 
 
-def _in_units(records: list, prof, function: Callable[..., list], job: Callable[[str, tuple], tuple], workers: int,
-              progress: Callable[[str], None] | None, scheduler: str | None, split: bool) -> list[Verdict]:
+def _in_units(source: tuple | None, records: list, prof: Profile, seed: int, workers: int,
+              progress: Callable[[str], None] | None, scheduler: str | None, split: bool,
+              blocks: str = "auto") -> list[Verdict]:
     """Each theorem's work units (:func:`~verify.check.engine.theorem_units`), one job per theorem or per
-    unit (``split``), ``function(*job(id, units))`` giving the units' obligations in order; the obligations
-    merged in the units' fixed order and decided.  Every unit is seeded on its own and is a pure function
-    of its arguments: the verdicts do not depend on where, or grouped how, or in which order units run."""
+    unit (``split``), then the blocks of a search left apart and the job that merges them (submitted as soon
+    as the theorem's first job has planned them: no barrier between theorems); the obligations merged in the
+    units' fixed order and decided.  Every unit and block is seeded on its own and is a pure function of its
+    arguments: the verdicts do not depend on where, or grouped how, or in which order they run."""
     units = {t.id: theorem_units(t) for t in records}
-    # the theorems in the order given (progress lines come steadily), a theorem's units side by side
-    keys = [(t.id, (u,)) for t in records for u in units[t.id]] if split else [(t.id, units[t.id]) for t in records]
-    left = {t.id: sum(1 for key in keys if key[0] == t.id) for t in records}
+    if blocks not in ("auto", "costly", "all", "none"):
+        raise InputError(f"blocks must be auto, costly, all or none, got {blocks!r}", "blocks")
+    tasks = [(_units_job, (source, t.id, prof, seed, (u,))) for t in records for u in units[t.id]] if split \
+        else [(_units_job, (source, t.id, prof, seed, units[t.id])) for t in records]
+    owner = [args[1] for _, args in tasks]
+    left = {t.id: owner.count(t.id) for t in records}
+    finishes: dict[int, str] = {}  # index of a finishing task -> its theorem
+    obligations: dict[str, dict[str, list]] = {t.id: {} for t in records}
 
-    def done(index: int, _) -> None:
-        theorem_id = keys[index][0]
+    def done(index: int, result) -> list:
+        theorem_id = owner[index]
+        more = []
+        if index in finishes:
+            obligations[theorem_id]["soundness"] = result
+        elif isinstance(result, tuple):
+            found, planned = result
+            obligations[theorem_id].update(found)
+            if planned is not None:
+                first = len(owner)
+                more = [(_block_job, (source, theorem_id, planned, i)) for i in range(len(planned.blocks))]
+                more.append((_finish_job, (source, theorem_id, planned, *(After(first + i) for i in range(len(more))))))
+                finishes[first + len(more) - 1] = theorem_id
+                owner.extend([theorem_id] * len(more))
+                left[theorem_id] += len(more)
         left[theorem_id] -= 1
         if left[theorem_id] == 0 and progress is not None:
             progress(theorem_id)
+        return more
 
-    results = map_jobs(function, [job(*key) for key in keys], workers, done, scheduler)
-    by_unit = {(key[0], key[1]): result for key, result in zip(keys, results)}
-    return [decide(t, [o for key in keys if key[0] == t.id for o in by_unit[key]]) for t in records]
+    def run(here: Execution) -> None:
+        apart = "all" if split else blocks
+        if apart == "auto":
+            apart = "costly" if here.distributed and here.width() > len(records) else "none"
+        if apart != "none" and here.distributed:
+            here.client()  # one theorem's blocks go to the cluster too
+        here.run([(function, (*args, apart)) for function, args in tasks], done)
+
+    if _current is not None:
+        run(_current)
+    else:
+        with execution(workers if scheduler is None else None, scheduler) as here:
+            run(here)
+    return [decide(t, [o for unit in units[t.id] for o in obligations[t.id][unit]]) for t in records]
 
 
 # ---------------------------------------------------------------------------------------------------
 # a user's file (verify check): its text travels with each job, so that any worker can load it
 # ---------------------------------------------------------------------------------------------------
-
-
-def _check_user_units(path: str, text: str, theorem_id: str, prof, seed: int, units: tuple[str, ...]) -> list:
-    """Work units of a theorem of a user's file (loaded once per worker and file content)."""
-    records = _user_records(path, text)
-    theorem, lookup = {t.id: t for t in records}[theorem_id], lookup_with(records)
-    return [o for unit in units for o in check_unit(theorem, lookup, prof, seed, unit)]
 
 
 _user_files: dict[str, list] = {}
@@ -342,16 +446,14 @@ def _user_records(path: str, text: str) -> list:
 
 def check_file(path: str, records: list, prof, seed: int = 0, workers: int = 1,
                progress: Callable[[str], None] | None = None, scheduler: str | None = None,
-               split: bool = False) -> list[Verdict]:
+               split: bool = False, blocks: str = "auto") -> list[Verdict]:
     """``verify check``: the theorems ``records`` of the user's file ``path``, like
     :func:`check_registered`; the verdicts come back in the order of ``records``."""
     text = Path(path).read_text(encoding="utf-8")
     # this process (and a worker forked from it) uses the records already loaded: the file runs once
     _user_files.setdefault(hashlib.sha256(text.encode()).hexdigest(), list(records))
-    return _in_units(list(records), prof, _check_user_units,
-                     lambda theorem_id, units: (path, text, theorem_id, prof, seed, units), workers, progress,
-                     scheduler, split)
+    return _in_units((path, text), list(records), prof, seed, workers, progress, scheduler, split, blocks)
 
 
-__all__ = ["Execution", "PRELOAD", "check_file", "check_registered", "code_fingerprint", "default_workers", "execution",
-           "map_jobs", "start_method"]
+__all__ = ["After", "Execution", "PRELOAD", "check_file", "check_registered", "code_fingerprint", "default_workers",
+           "execution", "map_jobs", "start_method"]

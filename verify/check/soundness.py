@@ -17,6 +17,14 @@ regimes where errors live), and runs in five phases, each counted in the evidenc
 5. ``guided``: a local optimiser (Nelder-Mead on the unit coordinates, integers rounded, clamped to
    [0, 1]) started from the best points found, so that the reported tightness is a supremum estimate.
 
+Work units (:func:`plan`, :func:`run_block`, :func:`finish`): the first three phases are cut into blocks
+fixed before anything is evaluated (the replay; the corners of each family, with its round-robin share of
+the corner budget; the random draws in ``Budget.random_blocks`` hypothesis runs, the k-th seeded from
+(seed, k)), which any process may run in any order; :func:`merge` puts their records together in block
+order, and the boundary and guided phases then start from the best points of every block.  A violation in
+a block ends the search there: the blocks after it are left out of the merge (run or not).
+:func:`soundness` is the same thing in one process.
+
 A violation is declared only with a certified margin (:func:`verify.check.certify.violation_margin`).  The obligation reports the shrunk counterexample and the largest-margin one.
 Each compared instance is filed into regime cells (:func:`cells`), reported as coverage.
 
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import math
 import warnings
 from dataclasses import dataclass, field, replace
@@ -50,13 +59,14 @@ from scipy import optimize
 
 from verify.check import certify
 from verify.check import references as refs
-from verify.check.domain import (INTEGER_COORDINATES, STRONG_CONTRACTION, TIGHT, Slack, admissible,
+from verify.check.domain import (INTEGER_COORDINATES, OVERSHOOT, STRONG_CONTRACTION, TIGHT, Slack, admissible,
                                  admissible_canonical, assumption_slacks, canonical_points, coordinate_moves,
                                  corner_units, l_unit, search_coordinates, search_point, search_strategy,
                                  searched_corners, with_steps)
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.verdict import Obligation
 from verify.errors import InputError
+from verify.setting import compared_adjacencies
 from verify.theorem import SYMBOLS, Theorem
 
 
@@ -83,6 +93,7 @@ class Budget:
     boundary: int = 24
     costly_boundary: int = 2
     boundary_starts: int = 3
+    random_blocks: int = 1  # hypothesis runs the random draws are split into (work units: :func:`plan`)
 
 #: assumption evaluations (the point map and the assumptions' closed forms, no reference) one bisection
 #: may spend: the relative slack halves with the bracket, so 60 reach TIGHT from any unit bracket
@@ -108,6 +119,10 @@ class Record:
     budget: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
     phase: str = "replayed"
     best: list = field(default_factory=list)  # (score, family, unit coordinates) of compared points
+    found: tuple[str, dict] | None = None  # the first violation of the corners (family, unit point): shrunk
+    refute_only: int = 0  # comparisons that may refute but are no evidence (Setting.refute_only)
+    adjacencies: set[str] = field(default_factory=set)  # concrete adjacencies of the evidence
+    multi_step: int = 0  # evidence comparisons on runs of more than one step
 
     def skip(self, what: str, exc: BaseException) -> None:
         """Note an instance skipped because its ``what`` refused with ``exc`` (no evidence either way)."""
@@ -137,12 +152,41 @@ class Record:
         if self.least is None or ratio < self.least.ratio:
             self.least = replace(witness, ratio=ratio)
 
+    def file(self, theorem: Theorem, instance) -> None:
+        """Note what one compared ``instance`` is evidence for: nothing but a refutation when its exact value
+        only bounds the claimed quantity from below (:meth:`verify.setting.Setting.refute_only`: a last
+        iterate against a theorem about every iterate, unless the instance declares its last iterate a
+        sufficient statistic, ``run.sufficient``), else its concrete adjacencies and whether it has steps."""
+        steps = 1 if instance.steps is None else instance.steps
+        reason = refute_only(theorem, instance)
+        if reason is not None:
+            self.refute_only += 1
+            self.reasons.setdefault("refute-only", reason)
+            return
+        self.adjacencies |= compared_adjacencies(instance.setting)
+        self.multi_step += steps > 1
+
     def violation(self, witness: Witness, margin: float) -> None:
         """Note a (certified) violation: the latest is the reported one (hypothesis replays its shrunk
         example last), the largest margin is kept apart."""
         self.failure, self.margin = witness, margin
         if self.largest_margin is None or margin > self.largest_margin:
             self.largest, self.largest_margin = witness, margin
+
+
+def refute_only(theorem: Theorem, instance) -> str | None:
+    """Why ``instance`` (covered) may only refute ``theorem``: its exact value is a lower bound of the claimed
+    quantity (:meth:`verify.setting.Setting.refute_only`; ``run.sufficient``: the instance declares its last
+    iterate a sufficient statistic of all its iterates).  None: the exact value is the claimed quantity."""
+    steps = 1 if instance.steps is None else instance.steps
+    sufficient = getattr(instance.run, "sufficient", None) is True
+    return theorem.setting.refute_only(instance.setting, steps, sufficient)
+
+
+def _comparable(theorem: Theorem, instance) -> bool:
+    """Whether a comparison on ``instance`` can count at all: a lower bound (or an exact value) is refuted only
+    by an exact value below it, which a lower bound of the claimed quantity never certifies."""
+    return theorem.kind == "upper" or refute_only(theorem, instance) is None
 
 
 def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> dict[str, float]:
@@ -236,7 +280,8 @@ def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
     found = []
     full, cyclic = _flags(theorem)
     probes = canonical_points(12, probe_seed, cyclic=cyclic)
-    probes += [search_point(u, full, cyclic) for u in corner_units(search_coordinates())[:12]]
+    corners = corner_units(search_coordinates(used=theorem.parameters))[:12]
+    probes += [search_point(u, full, cyclic) for u in corners]
     for name, family in refs.families().items():
         for point in probes:
             point = _cap(family, point)
@@ -371,7 +416,7 @@ class _Search:
         self.theorem, self.names, self.record, self.budget = theorem, names, record, budget
         self.full, self.cyclic = _flags(theorem)
         searched = tuple(refs.searched_names()) if hasattr(refs, "searched_names") else ()
-        self.coordinates = search_coordinates(searched)
+        self.coordinates = search_coordinates(searched, used=theorem.parameters)
         self.constant = bool(getattr(theorem, "up_to_constant", False))
         self.parameter = theorem.notion_record.parameter
 
@@ -388,7 +433,7 @@ class _Search:
             instance = refs.build(family, point, theorem)
         except POINT_FAILURES:
             return None, None
-        if refs.why_not_applicable(theorem, instance) is not None:
+        if refs.why_not_applicable(theorem, instance) is not None or not _comparable(theorem, instance):
             return None, None
         at = point[self.parameter] if self.parameter else None
         try:
@@ -410,6 +455,7 @@ class _Search:
         ratio = _ratio(theorem, c)
         own = refs.instance_params(instance, point)
         record.note(ratio, witness, cells(theorem, own, at))
+        record.file(theorem, instance)
         score = _score(theorem, ratio)
         if math.isfinite(score):
             record.best.append((score, name, dict(u)))
@@ -420,41 +466,52 @@ class _Search:
 
     # -- phases -------------------------------------------------------------------------------------
 
-    def corners(self) -> tuple[str, dict] | None:
-        """Every corner on every family (costly families: the first few); the first violation, if any."""
+    def corner_shares(self) -> dict[str, int]:
+        """How many corners each family gets of the corner budget, fixed before any is evaluated: round
+        robin (with many families, each gets its most telling corners first)."""
+        lengths = {name: len(self.family_corners(name)) for name in self.names}
+        shares, left = dict.fromkeys(self.names, 0), self.budget.corners
+        for i in range(max(lengths.values(), default=0)):
+            for name in self.names:
+                if i < lengths[name] and left > 0:
+                    shares[name] += 1
+                    left -= 1
+        return shares
+
+    def family_corners(self, name: str) -> list[dict]:
+        """The corners tried on family ``name`` in order (a costly family: the first few)."""
+        family = refs.families()[name]
+        return self._costly_corners(family) if _costly(self.theorem, family) else self.corner_list()
+
+    def corners(self, name: str, count: int) -> tuple[str, dict] | None:
+        """The first ``count`` corners of family ``name``; the first violation, if any."""
         self.record.phase = "corners"
-        units = self.corner_list()
-        lists = {name: (self._costly_corners(refs.families()[name]) if _costly(self.theorem, refs.families()[name])
-                        else units) for name in self.names}
-        single = dict.fromkeys(self.names)  # whether q = 1 (l = 1) is admissible there: learnt from the first try
-        found, left = None, self.budget.corners
-        for i in range(max(map(len, lists.values()), default=0)):
-            for name in self.names:  # round robin: with many families, each gets the most telling corners
-                if i >= len(lists[name]) or left <= 0:
-                    continue
-                u = lists[name][i]
-                if single[name] is False and u["l"] == ONE_BATCH:
-                    u = {**u, "l": TWO_BATCHES}
-                left -= 1
-                score, margin = self.evaluate(name, u)
-                if u["l"] == ONE_BATCH and single[name] is None:
-                    if score is None:  # e.g. subsampling theorems assume b < n: try l = 2 instead
-                        score, margin = self.evaluate(name, u := {**u, "l": TWO_BATCHES})
-                        single[name] = False if score is not None else None
-                    else:
-                        single[name] = True
-                if margin is not None and found is None:
-                    found = (name, u)
+        single = None  # whether q = 1 (l = 1) is admissible there: learnt from the first try
+        found = None
+        for u in self.family_corners(name)[:count]:
+            if single is False and u["l"] == ONE_BATCH:
+                u = {**u, "l": TWO_BATCHES}
+            score, margin = self.evaluate(name, u)
+            if u["l"] == ONE_BATCH and single is None:
+                if score is None:  # e.g. subsampling theorems assume b < n: try l = 2 instead
+                    score, margin = self.evaluate(name, u := {**u, "l": TWO_BATCHES})
+                    single = False if score is not None else None
+                else:
+                    single = True
+            if margin is not None and found is None:
+                found = (name, u)
         return found
 
     def _costly_corners(self, family) -> list[dict]:
-        """A family with a costly reference: the first corners, the strong-contraction corner
-        (:data:`~verify.check.domain.STRONG_CONTRACTION`), two saturation corners and its own searched
+        """A family with a costly reference: the first corners, the strong-contraction and overshooting corners
+        (:data:`~verify.check.domain.STRONG_CONTRACTION`, :data:`~verify.check.domain.OVERSHOOT`), two saturation corners and its own searched
         keywords' ends (at the base corner)."""
         every = corner_units(self.coordinates)
         units = [u for u in every if u["mu"] < LARGE_MU or u["T"] == u["E"] == 0.0]
         units = units[:self.budget.costly_corners]  # a large mu over many steps: the costliest composition
-        units += [u for u in every if all(u[k] == v for k, v in STRONG_CONTRACTION.items()) and u not in units]
+        units += [u for u in every if any(all(u[k] == v for k, v in extra.items()) for extra in (STRONG_CONTRACTION,
+                                                                                                OVERSHOOT))
+                  and u not in units]
         units += self._saturation_corners(units[:1])[:2]
         searched = tuple(getattr(family, "searched", {}) or {})
         return units + searched_corners(self.coordinates, searched)[::2]
@@ -484,10 +541,13 @@ class _Search:
                     out.append(moved)
         return out
 
-    def random(self, examples: int, seed: int, database) -> None:
-        """Hypothesis draws steered by ``target``; a violation is shrunk by hypothesis."""
+    def random(self, examples: int, seed: int, database, first: bool = True) -> None:
+        """Hypothesis draws steered by ``target``; a violation is shrunk by hypothesis.  Not the ``first``
+        run of a search: hypothesis' first draw, its simplest example (the same in every run, whatever the
+        seed), is skipped, as the first run compared it."""
         self.record.phase = "random"
         strategy = st.tuples(st.sampled_from(self.names), search_strategy(self.coordinates))
+        skip = [not first]
 
         @settings(max_examples=examples, deadline=None, database=database, derandomize=False,
                   suppress_health_check=list(HealthCheck),
@@ -496,6 +556,9 @@ class _Search:
         @hypothesis_seed(seed)
         @given(strategy)
         def prop(args):
+            if skip[0]:
+                skip[0] = False
+                reject()
             name, u = args
             score, margin = self.evaluate(name, u)
             if score is None:
@@ -751,11 +814,60 @@ class _Search:
         self.evaluate(name, current)  # the reported counterexample is the last violation noted
 
 
-def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None,
-              families: list[str] | None = None, budget: Budget | None = None) -> tuple[Obligation, Obligation]:
-    """Soundness and tightness over admissible instances of the applicable families (corners, hypothesis
-    draws and, with a ``budget`` that allows it, the guided phase); ``examples``: the random draws when no
-    ``budget`` is given."""
+@dataclass(frozen=True)
+class Block:
+    """One work unit of the search (:func:`run_block`): ``"replayed"``, the record's kept instances;
+    ``"corners"``, the first ``count`` corners of ``family``; ``"random"``, one hypothesis run of ``count``
+    draws seeded with ``seed``."""
+
+    kind: str
+    family: str | None = None
+    count: int = 0
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A theorem's search cut into blocks that depend on nothing but the theorem, the seed and the budget
+    (never on results or on where they run); :func:`finish` merges their records in this order."""
+
+    theorem: str
+    families: tuple[str, ...]
+    budget: Budget
+    seed: int
+    blocks: tuple[Block, ...]
+
+
+def costly_plan(theorem: Theorem, plan: Plan) -> bool:
+    """Whether ``plan`` compares against a costly reference (a numeric operator, a grid, a quadrature): its
+    blocks are then worth running apart (a cheap search is best left whole, in one process)."""
+    return any(_costly(theorem, refs.families()[name]) for name in plan.families)
+
+
+def block_seed(seed: int, index: int) -> int:
+    """The seed of the ``index``-th random block: ``seed`` itself for the first, else derived from both."""
+    if index == 0:
+        return seed
+    return int.from_bytes(hashlib.sha256(f"verify-random-block/{seed}/{index}".encode()).digest()[:4], "big")
+
+
+#: the fewest draws of a random block: hypothesis spends a run's first draws on simple examples, so many
+#: tiny runs would draw less than one run of as many draws (a costly theorem's 3 quick draws stay one run)
+BLOCK_DRAWS = 10
+
+
+def _random_counts(draws: int, blocks: int) -> list[int]:
+    """``draws`` split into at most ``blocks`` hypothesis runs of at least :data:`BLOCK_DRAWS` draws (one run
+    when there are fewer; the first runs one draw larger)."""
+    k = max(1, min(blocks, draws // BLOCK_DRAWS)) if draws > 0 else 0
+    return [draws // k + (1 if i < draws % k else 0) for i in range(k)]
+
+
+def plan(theorem: Theorem, examples: int = 40, seed: int = 0, families: list[str] | None = None,
+         budget: Budget | None = None) -> Plan | tuple[Obligation, Obligation]:
+    """The search's blocks on ``theorem`` (the replay of kept instances, the corners of each family with its
+    round-robin share of the corner budget, the random draws in ``budget.random_blocks`` hypothesis runs),
+    or the soundness and tightness obligations when no search is possible (no exact reference, no family)."""
     names = families if families is not None else candidate_families(theorem, seed)
     notion = theorem.notion_record
     if notion.exact is None:
@@ -770,35 +882,111 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
     if not names:
         reason = "no exact reference family covers this setting"
         return Obligation("soundness", "inconclusive", reason), Obligation("tightness", "inconclusive", reason)
+    budget = budget or Budget(random=examples)
+    blocks = [Block("replayed")] if any("family" in e for e in theorem.examples) else []
+    shares = _Search(theorem, list(names), Record(), budget).corner_shares()
+    blocks += [Block("corners", name, shares[name]) for name in names if shares[name] > 0]
+    blocks += [Block("random", count=n, seed=block_seed(seed, i))
+               for i, n in enumerate(_random_counts(budget.random, budget.random_blocks))]
+    return Plan(theorem.id, tuple(names), budget, seed, tuple(blocks))
+
+
+def run_block(theorem: Theorem, plan: Plan, block: Block, database=None) -> Record:
+    """What one block of ``plan`` sees (a pure function of its arguments: any process may run it)."""
+    if plan.theorem != theorem.id:
+        raise InputError(f"plan is for {plan.theorem}, not {theorem.id}", "plan")
     record = Record()
-    _replay(theorem, record)
+    if block.kind == "replayed":
+        _replay(theorem, record)
+        return record
+    search = _Search(theorem, list(plan.families), record, plan.budget)
+    if block.kind == "corners":
+        record.found = search.corners(block.family, block.count)
+    elif block.kind == "random":
+        search.random(block.count, block.seed, database,
+                      first=block == next(b for b in plan.blocks if b.kind == "random"))
+    else:
+        raise InputError(f"block kind must be replayed, corners or random, got {block.kind!r}", "block")
+    return record
+
+
+def merge(records: list[Record]) -> Record:
+    """The blocks' records as one, in the blocks' order (whatever order they finished in): examples, cells,
+    skips and budgets summed, ratios and best points concatenated, the worst (least) ratio the first largest
+    (smallest), the largest margin the first largest; the first block with a violation ends the search:
+    its failure is the reported one and the blocks after it are left out."""
+    out = Record()
+    for r in records:
+        out.examples += r.examples
+        out.ratios += r.ratios
+        if r.worst is not None and (out.worst is None or r.worst.ratio > out.worst.ratio):
+            out.worst = r.worst
+        if r.least is not None and (out.least is None or r.least.ratio < out.least.ratio):
+            out.least = r.least
+        if r.largest_margin is not None and (out.largest_margin is None or r.largest_margin > out.largest_margin):
+            out.largest, out.largest_margin = r.largest, r.largest_margin
+        out.families |= r.families
+        for what, n in r.skipped.items():
+            out.skipped[what] = out.skipped.get(what, 0) + n
+        for what, message in r.reasons.items():
+            out.reasons.setdefault(what, message)
+        for cell, n in r.cells.items():
+            out.cells[cell] = out.cells.get(cell, 0) + n
+        for phase, n in r.budget.items():
+            out.budget[phase] = out.budget.get(phase, 0) + n
+        out.best += r.best
+        out.refute_only += r.refute_only
+        out.adjacencies |= r.adjacencies
+        out.multi_step += r.multi_step
+        out.phase = r.phase
+        if r.failure is not None:
+            out.failure, out.margin, out.found = r.failure, r.margin, r.found
+            break
+    return out
+
+
+def finish(theorem: Theorem, plan: Plan, records: list[Record]) -> tuple[Obligation, Obligation]:
+    """Soundness and tightness from the records of ``plan``'s blocks (in block order; those after the first
+    violation may be left out): merged, then, without a violation, the boundary and guided phases from the
+    best points of every block; a violation found outside hypothesis is shrunk."""
+    if len(records) > len(plan.blocks) or (len(records) < len(plan.blocks)
+                                           and not any(r.failure is not None for r in records)):
+        raise InputError(f"records must be one per block of the plan ({len(plan.blocks)}), got {len(records)}",
+                         "records")
+    record = merge(records)
+    search = _Search(theorem, list(plan.families), record, plan.budget)
+    found = record.found
     if record.failure is None:
-        _search(theorem, names, record, examples, seed, database, budget)
-    return _soundness(theorem, names, record), _tightness(record)
+        if plan.budget.boundary > 0:
+            found = search.boundary()
+        if found is None and plan.budget.guided > 0:
+            found = search.guided()
+    if found is not None and not _costly(theorem, refs.families()[found[0]]):
+        search.shrink(*found)
+    return _soundness(theorem, list(plan.families), record), _tightness(record)
+
+
+def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None,
+              families: list[str] | None = None, budget: Budget | None = None) -> tuple[Obligation, Obligation]:
+    """Soundness and tightness over admissible instances of the applicable families (corners, hypothesis
+    draws and, with a ``budget`` that allows it, the boundary and guided phases); ``examples``: the random
+    draws when no ``budget`` is given.  The blocks of :func:`plan` one after the other (none after the first
+    violation: :func:`merge` leaves them out), then :func:`finish`: what any cluster gives."""
+    searched = plan(theorem, examples, seed, families, budget)
+    if isinstance(searched, tuple):
+        return searched
+    records = []
+    for block in searched.blocks:
+        records.append(run_block(theorem, searched, block, database))
+        if records[-1].failure is not None:
+            break
+    return finish(theorem, searched, records)
 
 
 def corner_points(theorem: Theorem) -> list[dict[str, float]]:
     """The canonical points of the corners the search always tries on ``theorem`` (saturation included)."""
     search = _Search(theorem, [], Record(), Budget())
     return [search.point(u) for u in search.corner_list()]
-
-
-def _search(theorem: Theorem, names: list[str], record: Record, examples: int, seed: int, database,
-            budget: Budget | None = None) -> None:
-    """Corners, then hypothesis' random phase, then the guided phase (noted in ``record``)."""
-    budget = budget or Budget(random=examples)
-    search = _Search(theorem, names, record, budget)
-    found = search.corners()
-    if found is None:
-        search.random(budget.random, seed, database)
-        if record.failure is not None:
-            return  # hypothesis shrank it
-        if budget.boundary > 0:
-            found = search.boundary()
-        if found is None and budget.guided > 0:
-            found = search.guided()
-    if found is not None and not all(_costly(theorem, refs.families()[n]) for n in (found[0],)):
-        search.shrink(*found)
 
 
 def _soundness(theorem: Theorem, names: list[str], record: Record) -> Obligation:
@@ -834,10 +1022,32 @@ def _soundness(theorem: Theorem, names: list[str], record: Record) -> Obligation
                           f"with the exact values is C = {constant:.4g}{where}, over {record.examples} instances of "
                           f"{', '.join(families)}" + record.skip_note(),
                           data=evidence(constant=constant, largest=witness))
+    gap = _evidence_gap(theorem, record)
+    if gap is not None:
+        return Obligation("soundness", "inconclusive",
+                          f"{_relation(theorem)} held on {record.examples} admissible instances of {', '.join(families)}"
+                          f", but {gap}" + record.skip_note(), data=evidence())
+    refuting = (f"; besides, {record.refute_only} last-iterate comparisons (refute only)"
+                if record.refute_only else "")
     return Obligation("soundness", "passed",
-                      f"{_relation(theorem)} on {record.examples} admissible instances of {', '.join(families)}"
-                      + coverage + record.skip_note(),
+                      f"{_relation(theorem)} on {record.examples - record.refute_only} admissible instances of "
+                      f"{', '.join(families)}" + coverage + refuting + record.skip_note(),
                       data=evidence())
+
+
+def _evidence_gap(theorem: Theorem, record: Record) -> str | None:
+    """What the compared instances leave unchecked of the theorem's claim (None: nothing): every iterate,
+    when only last iterates of several steps were compared; a concrete adjacency the theorem claims
+    (``"any"``: both) that no evidence reached."""
+    gaps = []
+    if record.refute_only and not record.multi_step:
+        gaps.append(f"only last iterates were compared on runs of more than one step ({record.refute_only}: "
+                    f"{record.reasons['refute-only']}), never every iterate")
+    missing = [a for a in theorem.setting.adjacencies() if a not in record.adjacencies]
+    if missing and record.examples > record.refute_only and theorem.kind == "upper":
+        gaps.append(f"no {' or '.join(a.replace('_', '/') for a in missing)} pair was compared "
+                    f"(adjacency {theorem.setting.adjacency} claimed)")
+    return "; ".join(gaps) if gaps else None
 
 
 def _constant_witness(record: Record, lower: bool) -> Witness | None:
@@ -855,7 +1065,7 @@ def _replay(theorem: Theorem, record: Record) -> None:
         family = refs.families()[example.pop("family")]
         at = example.pop(notion_parameter) if notion_parameter else None
         instance = refs.build_from(family, example)
-        if refs.why_not_applicable(theorem, instance) is not None:
+        if refs.why_not_applicable(theorem, instance) is not None or not _comparable(theorem, instance):
             continue
         params = _parameters(theorem, instance, example, at)
         c = _compare(theorem, instance, params, record)
@@ -864,6 +1074,7 @@ def _replay(theorem: Theorem, record: Record) -> None:
         witness = _witness(instance, theorem, c, params)
         record.families.add(instance.family)
         record.note(_ratio(theorem, c), witness, cells(theorem, refs.instance_params(instance, example), at))
+        record.file(theorem, instance)
         margin = None if getattr(theorem, "up_to_constant", False) else violation_margin(theorem, c, params)
         if margin is not None:
             record.violation(witness, margin)
@@ -919,7 +1130,8 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
                 instance = refs.build(family, point, theorem)
             except InputError:
                 continue
-            if refs.why_not_applicable(theorem, instance) is not None or instance.run.tight is False:
+            if (refs.why_not_applicable(theorem, instance) is not None or instance.run.tight is False
+                    or refute_only(theorem, instance) is not None):
                 continue  # the family's own flag: outside the range where it attains the bound
             at = params.get(theorem.notion_record.parameter) if theorem.notion_record.parameter else None
             own = _parameters(theorem, instance, point, at)

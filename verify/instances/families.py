@@ -21,7 +21,7 @@ from verify.errors import InputError
 from verify.instances.chain import QuadraticRun
 from verify.instances.grid import (DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mixture, evolve_log, evolve_many,
                                    evolve_shuffled)
-from verify.instances.instance import BatchPlan, Instance, RunDescription, sensitivity
+from verify.instances.instance import PROFILES, BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile
 from verify.instances.registry import register_family
 from verify.privacy.rdp import sampled_gaussian_rdp
@@ -212,7 +212,10 @@ def _gaussian_chain(where: str, name: str, geometry: ChainGeometry, plan: BatchP
         kind="gaussian_chain", loss=geometry.loss, n=plan.n, b=plan.b, T=T, eta=eta, sigma=sigma,
         batches=plan.batches, position=plan.position, init=start.init, eigenvalues=lam, basis=geometry.basis,
         records=h, differing_index=plan.position * plan.b, gradient_difference=geometry.difference,
-        init_mean=start.mean, init_var=start.var)
+        init_mean=start.mean, init_var=start.var,
+        # linear losses, a fixed start, the record in every step's batch: the increments are independent and
+        # shifted alike (eta Delta/b, noise eta sigma), so their sum, the last iterate, is sufficient
+        sufficient=bool(geometry.linear and plan.l == 1 and start.var == 0))
     return Instance(name=name, family=where, setting=setting, loss_classes=geometry.classes,
                     constants={**plan.constants(T), "eta": eta, "sigma": sigma, "d": d, **constants}, run=run,
                     compute=compute, extras=extras)
@@ -366,13 +369,23 @@ def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", name=None) -> Ins
 # ---------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Affine:
+    """The displacement ``shift - slope * theta``: a translation plus the gradient step of a shared quadratic
+    (compared by value, so that equal chains are recognised: :func:`_chain_key`)."""
+
+    shift: float
+    slope: float
+
+    def __call__(self, theta):
+        return self.shift - self.slope * theta
+
+
 def _curved(schedule: list[Mixture], eta: float, curvature: float) -> list[Mixture]:
     """The mixtures of ``schedule`` plus the gradient step ``-eta * curvature * theta`` of the shared
     quadratic ``curvature/2 theta^2`` (every record's loss): translations become affine maps."""
-    def affine(shift: float):
-        return lambda theta: shift - eta * curvature * theta
-
-    return [Mixture(mx.weights, tuple(affine(float(c)) for c in mx.displacements)) for mx in schedule]
+    slope = eta * curvature
+    return [Mixture(mx.weights, tuple(_Affine(float(c), slope) for c in mx.displacements)) for mx in schedule]
 
 
 def _schedules(n, eta, plan: BatchPlan, g, g_prime):
@@ -393,12 +406,35 @@ def _schedules(n, eta, plan: BatchPlan, g, g_prime):
     return [mix(g)], [mix(g_prime)]
 
 
+def _chain_key(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error: bool, shuffled: int | None):
+    """The key of a grid profile in :data:`~verify.instances.instance.PROFILES`: every argument by value (None
+    when a displacement is a map not known by value)."""
+    laws = []
+    for sch in (sch_d, sch_p):
+        if any(callable(c) and not isinstance(c, _Affine) for mx in sch for c in mx.displacements):
+            return None
+        laws.append(tuple((tuple(map(float, mx.weights)), mx.displacements) for mx in sch))
+    stds = tuple(float(v) for v in np.ravel(s)) if np.ndim(s) else float(s)
+    return ("grid profile", float(lo), float(hi), float(x0), stds, tuple(laws), int(T), int(cells), method,
+            bool(escaped_is_error), shuffled)
+
+
 def _grid_profile(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error: bool,
                   shuffled: int | None = None) -> DiscreteProfile:
     """The grid profile of D (schedule ``sch_d``) and D' (``sch_p``), refined against half the cells.
 
     ``shuffled = l``: shuffled batches, each schedule the pair ``[still, use]`` of steps without and with
-    the differing record (:func:`~verify.instances.grid.evolve_shuffled`)."""
+    the differing record (:func:`~verify.instances.grid.evolve_shuffled`).  Computed once per process for
+    the same chain (:data:`~verify.instances.instance.PROFILES`): families and parameters that differ in
+    nothing the chain depends on share it."""
+    args = (lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error, shuffled)
+    key = _chain_key(*args)
+    return _grid_profile_of(*args) if key is None else PROFILES.get(key, lambda: _grid_profile_of(*args))
+
+
+def _grid_profile_of(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error: bool,
+                     shuffled: int | None) -> DiscreteProfile:
+    """:func:`_grid_profile`, computed."""
     def pair(c):
         grid = IntervalGrid(lo, hi, c)
         if shuffled is None:
@@ -794,7 +830,7 @@ def composition_reference(p: float, mu: float, T: int, sampling: str = "poisson"
 # ---------------------------------------------------------------------------------------------------
 
 
-def gaussian_mechanism(sigma=None, Delta=None, n=1, z=None, adjacency="replace", name=None) -> Instance:
+def gaussian_mechanism(sigma=None, Delta=None, n=1, z=None, adjacency="replace", alpha=None, name=None) -> Instance:
     """The Gaussian mechanism: release the mean ``(1/n) sum`` of records plus ``N(0, sigma^2)``.
 
     One changed record moves the mean by ``Delta/n``: the pair ``N(0, sigma^2)`` vs ``N(Delta/n, sigma^2)``
@@ -816,6 +852,11 @@ def gaussian_mechanism(sigma=None, Delta=None, n=1, z=None, adjacency="replace",
     mu = Delta / (n * sigma)
     constants = {"n": float(n), "sigma": sigma, "Delta": Delta, "mu": mu, "z": 1.0 / mu, "T": 1.0,
                  "b": float(n), "q": 1.0}
+    if alpha is not None:  # the pair's own RDP at a given order (the input of an RDP -> DP conversion)
+        alpha = positive("alpha", alpha, where)
+        if alpha <= 1:
+            raise InputError(f"alpha must be > 1, got {alpha}", "alpha", where)
+        constants.update(alpha=alpha, eps_rdp=alpha * mu * mu / 2)  # Mironov 2017, Prop. 7
     setting = Setting(algorithm="gaussian_mechanism", batches="full", loss="any", constraint="none",
                       adjacency=adjacency, init="fixed", release="all")
     run = RunDescription(kind="gaussian_pair", n=n, sigma=sigma, pair=f"N(0, {sigma}^2) vs N({Delta / n}, {sigma}^2)",

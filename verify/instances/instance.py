@@ -81,6 +81,7 @@ class RunDescription:
     z: float | None = None
     pair: str | None = None  # the pair of laws, in words
     tight: bool | None = None  # whether the construction attains the paper's bound
+    sufficient: bool | None = None  # the last iterate is a sufficient statistic of all the iterates for the pair
     source: str = ""
 
     def __post_init__(self) -> None:
