@@ -213,6 +213,11 @@ class Comparison:
 #: the true error: up to 1.6x seen on coarse grids at per-step mu 30)
 ERROR_FACTOR = 4.0
 
+#: the absolute rounding of a divergence computed from double-precision masses (they sum to one to ~1e-16;
+#: a Renyi divergence or an eps read off them is not resolved below ~1e-14): a certified violation must
+#: exceed it too (a grid once read 3.3e-16 of rounding against a bound of 6e-24 and certified it)
+ROUNDING_FLOOR = 1e-14
+
 #: the notions whose exact value a discretised profile states the error of (``DiscreteProfile.error_of``)
 _ERROR_QUERIES = {"rdp": "renyi", "fdp": "delta", "eps_delta": "eps"}
 
@@ -241,6 +246,6 @@ def query_error(profile, notion, at) -> Callable[[], float] | None:
             value = float(error_of(query, at))
         except (InputError, ArithmeticError, ValueError):
             return float("inf")
-        return ERROR_FACTOR * value if value == value else float("inf")
+        return max(ERROR_FACTOR * value, ROUNDING_FLOOR) if value == value else float("inf")
 
     return error
