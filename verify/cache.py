@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
+import os
+import tempfile
 import types
 from collections import OrderedDict
 from types import MappingProxyType
@@ -21,11 +24,12 @@ from typing import Any, Callable, Hashable, Iterable, TypeVar
 
 import numpy as np
 
+from verify.errors import InputError
 from verify.validate import integer
 
 V = TypeVar("V")
 
-__all__ = ["BoundedCache", "nbytes_of", "digest_sources"]
+__all__ = ["BoundedCache", "ResultCache", "nbytes_of", "digest_sources"]
 
 
 def nbytes_of(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> int:
@@ -169,3 +173,53 @@ def digest_sources(digest, paths: Iterable[Path], root: Path) -> None:
         with contextlib.suppress(OSError):
             digest.update(path.read_bytes())
         digest.update(b"\0")
+
+
+class ResultCache:
+    """A folder of JSON entries by key (``KEY.json``), counting hits and misses."""
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.folder = Path(folder)
+        self.hits = 0
+        self.misses = 0
+
+    @classmethod
+    def open(cls, folder: str | os.PathLike) -> "ResultCache":
+        """The cache in ``folder``, created when missing; ``InputError`` (naming ``--cache``) when it
+        cannot be made or written."""
+        path = Path(folder)
+        if path.exists() and not path.is_dir():
+            raise InputError(f"--cache {folder}: exists and is not a directory", "--cache")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            os.rmdir(tempfile.mkdtemp(dir=path, prefix=".probe-"))
+        except OSError as exc:
+            raise InputError(f"--cache {folder}: cannot write: {exc.strerror}", "--cache") from None
+        return cls(path)
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def get(self, key: str) -> Any | None:
+        try:
+            with open(self._path(key), encoding="utf-8") as f:
+                value = json.load(f)
+        except (OSError, ValueError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        """Store ``value`` (JSON); a failed write leaves the cache as it was (the report does not depend
+        on it)."""
+        try:
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(value, f, ensure_ascii=False, separators=(",", ":"))  # key order kept: the page follows it
+            os.replace(tmp, self._path(key))
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except (OSError, UnboundLocalError):
+                pass

@@ -129,15 +129,11 @@ class Setting:
         return None
 
     def adjacencies(self) -> tuple[str, ...]:
-        """The concrete adjacencies this (a theorem's) setting claims: both for ``"any"``."""
+        """The concrete adjacencies this setting stands for, both for ``"any"``: those a theorem claims, or
+        those a comparison on a run is evidence for (a run of ``"any"``: a construction that is the worst
+        case of both)."""
         return CONCRETE_ADJACENCIES if self.adjacency == "any" else (self.adjacency,)
 
 
-def compared_adjacencies(run: Setting) -> frozenset[str]:
-    """The concrete adjacencies a comparison on a run of setting ``run`` is evidence for (``"any"``: a run
-    whose construction is the worst case of both, each)."""
-    return frozenset(CONCRETE_ADJACENCIES if run.adjacency == "any" else (run.adjacency,))
-
-
 __all__ = ["ADJACENCIES", "ALGORITHMS", "ALGORITHM_IMPLIES", "BATCHES", "CONCRETE_ADJACENCIES", "CONSTRAINTS",
-           "INITS", "LOSSES", "LOSS_IMPLIES", "RELEASES", "Setting", "compared_adjacencies", "loss_classes"]
+           "INITS", "LOSSES", "LOSS_IMPLIES", "RELEASES", "Setting", "loss_classes"]

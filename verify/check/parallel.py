@@ -309,10 +309,9 @@ def _check_same_code(client, scheduler: str) -> None:
 
 def _theorem(source: tuple | None, theorem_id: str):
     """(the theorem, its lookup) in this process: from the registry (``source`` None, imported once per
-    worker) or a user's file (``(path, text)``, loaded once per worker and file content).  The whole registry
-    is loaded first either way: its paper modules add variables to the vocabulary, and the search draws one
-    coordinate per variable, so its draws would otherwise depend on what this process loaded before."""
-    theorems.all()
+    worker) or a user's file (``(path, text)``, loaded once per worker and file content).  What else this
+    process loaded does not matter: a theorem's draws depend on its own variables only
+    (:func:`~verify.check.domain.search_coordinates`, :func:`~verify.check.domain.canonical_points`)."""
     if source is None:
         return theorems.get(theorem_id), theorems.get
     records = _user_records(*source)

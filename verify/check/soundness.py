@@ -66,7 +66,6 @@ from verify.check.domain import (INTEGER_COORDINATES, OVERSHOOT, STRONG_CONTRACT
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.verdict import Obligation
 from verify.errors import InputError
-from verify.setting import compared_adjacencies
 from verify.theorem import SYMBOLS, Theorem
 
 
@@ -163,7 +162,7 @@ class Record:
             self.refute_only += 1
             self.reasons.setdefault("refute-only", reason)
             return
-        self.adjacencies |= compared_adjacencies(instance.setting)
+        self.adjacencies.update(instance.setting.adjacencies())
         self.multi_step += steps > 1
 
     def violation(self, witness: Witness, margin: float) -> None:

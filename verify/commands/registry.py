@@ -13,11 +13,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import json
 import math
-import os
 import sys
-import tempfile
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,12 +79,12 @@ def summaries(index_dir: Path | None = None) -> list[dict]:
         import theorems
 
         return [summary(t) for t in theorems.all()]
-    key = index_key()
-    path = folder / f"{key}.json"
-    with contextlib.suppress(OSError, ValueError):
-        records = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(records, list) and all(isinstance(r, dict) and _SUMMARY_KEYS <= r.keys() for r in records):
-            return records
+    from verify.cache import ResultCache
+
+    key, index = index_key(), ResultCache(folder)
+    records = index.get(key)
+    if isinstance(records, list) and all(isinstance(r, dict) and _SUMMARY_KEYS <= r.keys() for r in records):
+        return records
     import theorems
 
     records = [summary(t) for t in theorems.all()]
@@ -95,18 +92,11 @@ def summaries(index_dir: Path | None = None) -> list[dict]:
         return records
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(records, out)
-            os.replace(temporary, path)  # whole or not at all, also with several writers
-        finally:
+    index.put(key, records)  # written whole or not at all, also with several writers
+    for stale in folder.glob("*.json"):  # indexes of earlier sources: never current again
+        if stale.stem != key:
             with contextlib.suppress(OSError):
-                os.unlink(temporary)
-        for stale in folder.glob("*.json"):  # indexes of earlier sources: never current again
-            if stale != path:
-                with contextlib.suppress(OSError):
-                    stale.unlink()
+                stale.unlink()
     return records
 
 

@@ -21,14 +21,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from verify.cache import digest_sources
+from verify.cache import ResultCache, digest_sources
 from verify.errors import InputError
 from verify.theorem import Theorem
 
@@ -85,56 +82,6 @@ def _digest(kind: str, parts: list[str], profile: str, seed: int) -> str:
     for part in parts:
         h.update(b"\0" + part.encode())
     return h.hexdigest()
-
-
-class ResultCache:
-    """A folder of JSON entries by key (``KEY.json``), counting hits and misses."""
-
-    def __init__(self, folder: str | os.PathLike) -> None:
-        self.folder = Path(folder)
-        self.hits = 0
-        self.misses = 0
-
-    @classmethod
-    def open(cls, folder: str | os.PathLike) -> "ResultCache":
-        """The cache in ``folder``, created when missing; ``InputError`` (naming ``--cache``) when it
-        cannot be made or written."""
-        path = Path(folder)
-        if path.exists() and not path.is_dir():
-            raise InputError(f"--cache {folder}: exists and is not a directory", "--cache")
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-            os.rmdir(tempfile.mkdtemp(dir=path, prefix=".probe-"))
-        except OSError as exc:
-            raise InputError(f"--cache {folder}: cannot write: {exc.strerror}", "--cache") from None
-        return cls(path)
-
-    def _path(self, key: str) -> Path:
-        return self.folder / f"{key}.json"
-
-    def get(self, key: str) -> Any | None:
-        try:
-            with open(self._path(key), encoding="utf-8") as f:
-                value = json.load(f)
-        except (OSError, ValueError):
-            self.misses += 1
-            return None
-        self.hits += 1
-        return value
-
-    def put(self, key: str, value: Any) -> None:
-        """Store ``value`` (JSON); a failed write leaves the cache as it was (the report does not depend
-        on it)."""
-        try:
-            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(value, f, ensure_ascii=False, separators=(",", ":"))  # key order kept: the page follows it
-            os.replace(tmp, self._path(key))
-        except OSError:
-            try:
-                os.unlink(tmp)
-            except (OSError, UnboundLocalError):
-                pass
 
 
 __all__ = ["DEFAULT_CACHE", "ResultCache", "code_version", "combined_key", "record_text", "theorem_key"]
