@@ -16,9 +16,9 @@ laws are computed exactly; the only approximation is "mass at the cell centre", 
 Translations (linear losses, any subsampling of the differing record) use one convolution per
 step: ``direct`` (``np.convolve``: non-negative sums, full relative precision in the tails) or
 ``fft`` (``scipy.fft``: fast, absolute round-off ~1e-16; masses below a floor are replaced by the
-floor in both laws and the floor is counted in the error).  Any other displacement uses a dense
-transition matrix (``C <= 2048``; masses that underflow are raised to a floor far below any
-resolved mass, in both laws, and counted in the error the same way).
+floor in both laws and the floor is counted in the error); shuffled batches convolve directly too.
+Any other displacement uses a dense transition matrix (``C <= 2048``; masses that underflow are raised
+to a floor far below any resolved mass, in both laws, and counted in the error the same way).
 
 Large per-step mu: the masses that decide a Rényi divergence lie far below the smallest double (Q's
 mass where P's is e^-450 is e^-1800 at mu = 30), so the linear engines underflow there.
@@ -92,7 +92,7 @@ class Mixture:
         w = np.asarray(self.weights, dtype=float)
         if len(self.weights) != len(self.displacements) or not self.weights:
             raise InputError("a mixture needs one weight per displacement (and at least one)", "weights")
-        if np.any(w < 0) or not np.isclose(w.sum(), 1.0, rtol=0, atol=1e-12):
+        if np.any(w < 0) or not abs(float(w.sum()) - 1.0) <= 1e-12:  # np.isclose(., 1, rtol=0, atol=1e-12)
             raise InputError(f"mixture weights must be >= 0 and sum to 1, got {self.weights}", "weights")
 
     @property
@@ -127,10 +127,12 @@ def _cell_masses(z: np.ndarray, log: bool = False) -> np.ndarray:
     upper = z[..., :-1] >= 0
     across = (~upper) & (z[..., 1:] > 0)
     if not log:  # tails P(Z > |z|) (ndtr, full relative precision to the smallest double) and differences
-        e = ndtr(-np.abs(z))
+        e = np.abs(z)
+        e = ndtr(np.negative(e, out=e))
         out = e[..., :-1] - e[..., 1:]
         np.negative(out, out=out, where=~upper)
-        out[across] = (1.0 - e[..., :-1] - e[..., 1:])[across]
+        at = np.nonzero(across)  # at most one cell per row of edges: the middle mass there only
+        out[at] = 1.0 - e[..., :-1][at] - e[..., 1:][at]
         return np.maximum(out, 0.0, out=out)
     small = log_ndtr(-np.abs(z))
     e = np.exp(small)
@@ -273,7 +275,27 @@ class IntervalGrid:
     def log_dense(self, mixture: Mixture, s: float) -> np.ndarray:
         """``log`` of :meth:`dense`, every entry."""
         parts = [np.log(w) + self._component(dest, s, log=True) for w, dest in self._shifts(mixture)]
+        if len(parts) == 2:
+            return _logaddexp_as_logsumexp(*parts)
         return parts[0] if len(parts) == 1 else logsumexp(np.stack(parts), axis=0)
+
+
+def _logaddexp_as_logsumexp(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``scipy.special.logsumexp(np.stack([a, b]), axis=0)``, the same doubles, in a few passes over the
+    arrays instead of some twenty: the larger term factored out, the other's share by ``log1p`` (``+ log 2``
+    on a tie), and where that is not finite ``log(e^a + e^b)``, as scipy does."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        top = np.maximum(a, b)
+        tie = a == b
+        share = np.exp(np.minimum(a, b) - top)
+        share[tie] = 0.0
+        out = np.log1p(share)
+        out += np.where(tie, np.log(2.0), 0.0)
+        out += top
+        bad = ~np.isfinite(out)
+        if bad.any():
+            out[bad] = np.log(np.exp(a[bad]) + np.exp(b[bad]))
+    return out
 
 
 def _band_cells(grid: IntervalGrid, schedules, s: float) -> int:
@@ -317,6 +339,34 @@ def _distinct(grid: IntervalGrid, schedules, build) -> list[list[np.ndarray]]:
             if key not in made:
                 made[key] = build(mx)
     return [[made[key] for key in row] for row in keys]
+
+
+def _step_product(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[np.ndarray], np.ndarray]:
+    """``X -> X @ grid.dense(mixture, s)`` for rows ``X`` of states ``(n, C+2)``.  A translation's matrix is
+    never formed: its cell-to-cell block is one kernel (:meth:`IntervalGrid.kernel`), applied as a direct
+    convolution (:func:`_convolve_band`), plus the fold columns and the atoms' rows of :meth:`~IntervalGrid.dense`.
+    The same non-negative products as the matrix product, summed in another order (relative round-off of
+    a sum of ``C + 2`` positive terms either way); the kernel stays in cache where the matrix, ``8 (C+2)^2``
+    bytes, is read from memory at every step."""
+    if not mixture.translation:
+        matrix = grid.dense(mixture, s)
+        return lambda rows: rows @ matrix
+    if not np.all(np.isfinite(np.asarray(mixture.displacements, dtype=float))):
+        raise InputError("a displacement map must return finite values of the input's shape", "displacements")
+    kern, fold_lo, fold_hi = grid.kernel(mixture, s)
+    weights = np.asarray(mixture.weights)
+    atoms = np.stack([weights @ grid.row(np.array([end + float(c) for c in mixture.displacements]), s)
+                      for end in (grid.lo, grid.hi)])  # the rows of the atoms lo and hi, as in dense
+
+    def product(rows: np.ndarray) -> np.ndarray:
+        cells = rows[:, 1:-1]
+        out = rows[:, :1] * atoms[0] + rows[:, -1:] * atoms[1]
+        out[:, 1:-1] += np.stack([_convolve_band(x, kern) for x in cells])
+        out[:, 0] += cells @ fold_lo
+        out[:, -1] += cells @ fold_hi
+        return out
+
+    return product
 
 
 def _scoped_rows(engine):
@@ -421,19 +471,31 @@ def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[M
         nfft = sfft.next_fast_len(2 * C - 1, real=True)
         spectra = sfft.rfft(kernels, nfft, axis=-1)
     k_laws = len(schedules)
+    gathered: dict = {}  # the steps' arrays of each law, gathered once per distinct combination (a few)
+
+    def gather(j: np.ndarray) -> tuple:
+        key = j.tobytes()
+        out = gathered.get(key)
+        if out is None:
+            out = (spectra[j] if method == "fft" else None, folds_lo[j], folds_hi[j], rows_lo[j], rows_hi[j])
+            if len(gathered) < 16:
+                gathered[key] = out
+        return out
+
     for k in range(1, T):
         j = index[k % L]  # the distinct step of each law
+        spectrum, fold_lo, fold_hi, row_lo, row_hi = gather(j)
         cells = state[:, 1:-1]
         if method == "direct":
             middle = np.stack([_convolve_band(cells[i], kernels[j[i]]) for i in range(k_laws)])
         else:
-            middle = sfft.irfft(sfft.rfft(cells, nfft, axis=-1) * spectra[j], nfft, axis=-1)[:, C - 1:2 * C - 1]
+            middle = sfft.irfft(sfft.rfft(cells, nfft, axis=-1) * spectrum, nfft, axis=-1)[:, C - 1:2 * C - 1]
             middle[middle < FFT_FLOOR] = 0.0
         new = np.empty_like(state)
-        new[:, 0] = np.einsum("ij,ij->i", cells, folds_lo[j])
+        new[:, 0] = np.einsum("ij,ij->i", cells, fold_lo)
         new[:, 1:-1] = middle
-        new[:, -1] = np.einsum("ij,ij->i", cells, folds_hi[j])
-        new += state[:, :1] * rows_lo[j] + state[:, -1:] * rows_hi[j]
+        new[:, -1] = np.einsum("ij,ij->i", cells, fold_hi)
+        new += state[:, :1] * row_lo + state[:, -1:] * row_hi
         state = new
     if method == "fft" and T > 1:
         small = np.any(state < FFT_FLOOR, axis=0)
@@ -452,7 +514,8 @@ def evolve_shuffled(grid: IntervalGrid, x0: float, s: float, pairs: Sequence[tup
     epochs, so one epoch's kernel is the average of the ``l`` kernels that use it at step ``j``,
     ``(1/l) sum_j A^j B A^(l-1-j)`` (``A``, ``B`` the dense steps ``still``, ``use``).  It is applied as two
     running vectors, ``U`` (not used yet this epoch) and ``W`` (used once): ``W <- W A + U B``,
-    ``U <- U A``, the cost of ``2T`` dense steps.  A partial last epoch of ``r`` steps uses the record
+    ``U <- U A``, the cost of ``2T`` steps (a translation's step a direct convolution of its kernel,
+    :func:`_step_product`; any other a dense product).  A partial last epoch of ``r`` steps uses the record
     with probability ``r/l``: its law is ``W/l + (1 - r/l) U``.  The first step leaves ``x0`` exactly,
     as in :func:`evolve_many`; entries below ``DENSE_FLOOR`` are floored and masked, as there.
     """
@@ -469,9 +532,9 @@ def evolve_shuffled(grid: IntervalGrid, x0: float, s: float, pairs: Sequence[tup
                          f"{grid.cells}", "cells")
     l, T = int(l), int(T)
     k = len(pairs)
-    # one dense matrix per distinct step (D and D' share the step without the record): rows of every law that
-    # a matrix moves are multiplied in one product, each matrix read once per step
-    mats = _distinct(grid, [list(p) for p in pairs], lambda mx: grid.dense(mx, s))
+    # one product per distinct step (D and D' share the step without the record): rows of every law that a
+    # step moves are multiplied at once (a translation's kernel, or a matrix read once per step)
+    mats = _distinct(grid, [list(p) for p in pairs], lambda mx: _step_product(grid, mx, s))
     number: dict = {}  # id of a distinct matrix -> its index
     distinct = [number.setdefault(id(m), (len(number), m))[1] for row in mats for m in row if id(m) not in number]
     which = [[number[id(m)][0] for m in row] for row in mats]  # (k, 2): the matrices of still and use
@@ -497,7 +560,7 @@ def evolve_shuffled(grid: IntervalGrid, x0: float, s: float, pairs: Sequence[tup
         src, steps = (used / l, fresh) if t % l == 0 else (np.concatenate([unused, used]), plan)
         new = np.zeros((2, k, grid.cells + 2))
         for m, rows, to, law in steps:
-            np.add.at(new, (to, law), src[rows] @ m)
+            np.add.at(new, (to, law), m(src[rows]))
         unused, used = new[0], new[1]
     done = T - l * ((T - 1) // l)  # steps of the last (possibly partial) epoch
     state = used / l + (1.0 - done / l) * unused
@@ -595,9 +658,9 @@ def _log_convolve(x: np.ndarray, kern_runs, kern_top: float, toeplitz: np.ndarra
     if np.unique(xb[pairs[:, 0]] + kb[pairs[:, 1]]).size * C * 8 > LOG_LEVEL_BYTES:  # one sum per level kept
         return None
     levels: dict = {}
-    for i, k in pairs:
-        f, l0, l1 = int(first[i, k]), int(lo[i, k]), int(hi[i, k])
-        m = int(xb[i] + kb[k])
+    xi, ki = pairs[:, 0], pairs[:, 1]
+    for i, k, f, l0, l1, m in zip(xi.tolist(), ki.tolist(), first[xi, ki].tolist(), lo[xi, ki].tolist(),
+                                  hi[xi, ki].tolist(), (xb[xi] + kb[ki]).tolist()):
         acc = levels.get(m)
         if acc is None:
             acc = levels[m] = np.zeros(C)
