@@ -35,34 +35,94 @@ __all__ = ["BoundedCache", "ResultCache", "nbytes_of", "digest_sources"]
 def nbytes_of(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> int:
     """An estimate of the memory ``value`` holds: the bytes of the numpy arrays (and of the large
     containers) reachable through its attributes and the variables its closures captured, each counted
-    once; code, modules, classes and bound methods are not followed.  The walk stops at depth 8."""
-    seen = set() if _seen is None else _seen
-    if value is None or _depth > 8 or id(value) in seen or _is_code(value):
+    once; code, modules, classes and bound methods are not followed.  The walk stops at depth 8.
+
+    Scalars and strings count nothing (part of their holder's overhead) and are not visited: most of a
+    profile's fields are, and the walk is run at every store.  The kind of a value is decided once per
+    type (:func:`_kind_of`)."""
+    if value is None or _depth > 8:
         return 0
-    seen.add(id(value))
-    if isinstance(value, np.ndarray):
-        owner = value.base if isinstance(value.base, np.ndarray) else None
-        return nbytes_of(owner, seen, _depth + 1) if owner is not None else int(value.nbytes)
-    if isinstance(value, (int, float, complex, str, bytes, np.generic)):
-        return 0  # part of their holder's overhead
-    if isinstance(value, types.FunctionType):  # what a closure captured (not its globals or code)
-        cells = value.__closure__ or ()
-        return sum(nbytes_of(_cell(c), seen, _depth + 1) for c in cells)
-    if isinstance(value, (dict, MappingProxyType)):
+    seen = set() if _seen is None else _seen
+    key = id(value)
+    if key in seen:
+        return 0
+    kind = _KINDS.get(type(value)) or _kind_of(type(value))
+    if kind is _LEAF or kind is _CODE:
+        return 0
+    seen.add(key)
+    depth = _depth + 1
+    if kind is _ARRAY:
+        owner = value.base
+        return nbytes_of(owner, seen, depth) if isinstance(owner, np.ndarray) else int(value.nbytes)
+    if kind is _FUNCTION:  # what a closure captured (not its globals or code)
+        return _walk([_cell(c) for c in value.__closure__ or ()], seen, depth)
+    if kind is _MAPPING:
         if len(value) > 64:  # a sparse PMF: ~100 bytes an entry (key, float, hash slot), not walked
             return 100 * len(value)
-        return 64 * len(value) + sum(nbytes_of(v, seen, _depth + 1) for v in value.values())
-    if isinstance(value, (list, tuple, set, frozenset)):
+        return 64 * len(value) + _walk(list(value.values()), seen, depth)
+    if kind is _SEQUENCE:
         if len(value) > 64:
-            return 32 * len(value) + sum(nbytes_of(v, seen, _depth + 1) for v in list(value)[:64]) \
-                * len(value) // 64
-        return 8 * len(value) + sum(nbytes_of(v, seen, _depth + 1) for v in value)
-    fields = dict(getattr(value, "__dict__", {}))
-    for klass in type(value).__mro__:
-        for name in getattr(klass, "__slots__", ()):
-            if hasattr(value, name):
-                fields[name] = getattr(value, name)
-    return 64 + sum(nbytes_of(v, seen, _depth + 1) for v in fields.values())
+            return 32 * len(value) + _walk(list(value)[:64], seen, depth) * len(value) // 64
+        return 8 * len(value) + _walk(value, seen, depth)
+    fields = getattr(value, "__dict__", None)
+    total = 64 + (_walk(list(fields.values()), seen, depth) if fields else 0)
+    for name in _slots(type(value)):
+        if (fields is None or name not in fields) and hasattr(value, name):
+            total += _walk((getattr(value, name),), seen, depth)
+    return total
+
+
+def _walk(values: Iterable[Any], seen: set[int], depth: int) -> int:
+    """The sum of :func:`nbytes_of` over ``values``, without a call for the scalars that make most of them."""
+    total, kinds = 0, _KINDS
+    for value in values:
+        if value is not None and kinds.get(type(value)) is not _LEAF:
+            total += nbytes_of(value, seen, depth)
+    return total
+
+
+_LEAF, _CODE, _ARRAY, _FUNCTION, _MAPPING, _SEQUENCE, _OBJECT = (
+    "leaf", "code", "array", "function", "mapping", "sequence", "object")
+_KINDS: dict[type, str] = {}
+_SLOTS: dict[type, tuple[str, ...]] = {}
+_TYPES_KEPT = 4096
+
+
+def _kind_of(kind: type) -> str:
+    """How :func:`nbytes_of` measures the values of type ``kind`` (decided once per type)."""
+    if issubclass(kind, (type, types.ModuleType, types.MethodType, types.BuiltinFunctionType,
+                         functools.partial)):
+        out = _CODE
+    elif issubclass(kind, np.ndarray):
+        out = _ARRAY
+    elif issubclass(kind, (int, float, complex, str, bytes, np.generic)):
+        out = _LEAF
+    elif issubclass(kind, types.FunctionType):
+        out = _FUNCTION
+    elif issubclass(kind, (dict, MappingProxyType)):
+        out = _MAPPING
+    elif issubclass(kind, (list, tuple, set, frozenset)):
+        out = _SEQUENCE
+    else:
+        out = _OBJECT
+    if len(_KINDS) >= _TYPES_KEPT:  # types made on the fly (a class per call) must not pile up
+        _KINDS.clear()
+        _SLOTS.clear()
+    _KINDS[kind] = out
+    return out
+
+
+def _slots(kind: type) -> tuple[str, ...]:
+    """The names of the ``__slots__`` of ``kind`` and its bases (each once, the first class first)."""
+    names = _SLOTS.get(kind)
+    if names is None:
+        found: dict[str, None] = {}
+        for klass in kind.__mro__:
+            slots = getattr(klass, "__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                found.setdefault(name, None)
+        names = _SLOTS[kind] = tuple(found)
+    return names
 
 
 def _cell(cell) -> Any:
@@ -70,11 +130,6 @@ def _cell(cell) -> Any:
         return cell.cell_contents
     except ValueError:  # an empty cell
         return None
-
-
-def _is_code(value: Any) -> bool:
-    return isinstance(value, (type, types.ModuleType, types.MethodType, types.BuiltinFunctionType,
-                              functools.partial))
 
 
 class BoundedCache:

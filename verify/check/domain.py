@@ -86,12 +86,18 @@ def _extra(name: str, u: float) -> float:
 
 
 def canonical_points(count: int, seed: int, cyclic: bool = False) -> list[dict[str, float]]:
-    """``count`` random consistent points (numpy, seeded)."""
+    """``count`` random consistent points (numpy, seeded); fresh copies of the points drawn once per
+    process for the same arguments and vocabulary (every theorem's audit and probe asks for the same)."""
+    return [dict(p) for p in _canonical_points(count, seed, bool(cyclic), unit_names())]
+
+
+@functools.lru_cache(maxsize=64, typed=True)  # a few MB: 64 draws of 64 points, or of 400
+def _canonical_points(count: int, seed: int, cyclic: bool, names: tuple[str, ...]) -> tuple[dict[str, float], ...]:
     rng = np.random.default_rng(seed)
     # an added variable draws from its own stream (seeded by its name): the core draws, and each added
     # variable's, are the same whatever other modules added to the vocabulary in this process
     added = {name: np.random.default_rng([seed, zlib.crc32(name.encode())]).uniform(size=count)
-             for name in unit_names() if name not in UNIT_NAMES}
+             for name in names if name not in UNIT_NAMES}
     points = []
     for i in range(count):
         u = {name: rng.uniform() for name in UNIT_NAMES} | {name: float(draws[i]) for name, draws in added.items()}
@@ -101,7 +107,7 @@ def canonical_points(count: int, seed: int, cyclic: bool = False) -> list[dict[s
         if cyclic:
             p["T"] = p["l"] * p["E"]
         points.append(p)
-    return points
+    return tuple(points)
 
 
 def canonical_strategy(cyclic: bool = False) -> st.SearchStrategy[dict[str, float]]:

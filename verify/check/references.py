@@ -110,6 +110,11 @@ def _built(family, kwargs: Mapping[str, object], key):
 def _canonical(value):
     """A hashable canonical form of a build keyword (numbers by type and exact value, arrays by dtype,
     shape and bytes); None when the value has none (the instance is then not shared)."""
+    kind = type(value)
+    if kind is float:  # the common keywords first (a key is made at every build)
+        return ("float", value.hex())
+    if kind is int:
+        return ("int", value)
     if isinstance(value, (bool, str)) or value is None:
         return value
     if isinstance(value, (int, np.integer)):

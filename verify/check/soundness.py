@@ -62,7 +62,7 @@ from verify.check import references as refs
 from verify.check.domain import (INTEGER_COORDINATES, OVERSHOOT, STRONG_CONTRACTION, TIGHT, Slack, admissible,
                                  admissible_canonical, assumption_slacks, canonical_points, coordinate_moves,
                                  corner_units, l_unit, search_coordinates, search_point, search_strategy,
-                                 searched_corners, with_steps)
+                                 searched_corners, unit_names, with_steps)
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.verdict import Obligation
 from verify.errors import InputError
@@ -275,7 +275,27 @@ def _flags(theorem: Theorem) -> tuple[bool, bool]:
 
 def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
     """Families that yield at least one admissible instance for ``theorem`` (probed on a few points:
-    raw canonical draws and the search's corners)."""
+    raw canonical draws and the search's corners).  Probed once per process for theorems alike in
+    everything the probe reads (:data:`_CANDIDATES`)."""
+    key = (probe_seed, tuple(theorem.parameters), theorem.setting, theorem.notion_record.parameter,
+           tuple((name, id(family)) for name, family in refs.families().items()), unit_names())
+    try:
+        hash(key)
+    except TypeError:  # pragma: no cover - a setting field that cannot be hashed: probe every time
+        return _probe_families(theorem, probe_seed)
+    if key not in _CANDIDATES:
+        if len(_CANDIDATES) >= 1024:
+            _CANDIDATES.clear()
+        _CANDIDATES[key] = tuple(_probe_families(theorem, probe_seed))
+    return list(_CANDIDATES[key])
+
+
+#: the families :func:`candidate_families` found, by what its probe reads of a theorem (its parameters,
+#: setting and notion parameter), the registry's families and the vocabulary (a few kB per process)
+_CANDIDATES: dict[tuple, tuple[str, ...]] = {}
+
+
+def _probe_families(theorem: Theorem, probe_seed: int) -> list[str]:
     found = []
     full, cyclic = _flags(theorem)
     probes = canonical_points(12, probe_seed, cyclic=cyclic)
