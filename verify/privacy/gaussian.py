@@ -168,6 +168,8 @@ def _dlog_erfcx(x: np.ndarray) -> np.ndarray:
     small = x < 30.0
     xs = x[small]
     out[small] = 2.0 * xs - 2.0 / (np.sqrt(np.pi) * special.erfcx(xs))
+    if small.all():
+        return out
     xl = x[~small]
     u = 1.0 / (2.0 * xl * xl)
     k = np.arange(len(_ERFCX_SERIES))
@@ -191,11 +193,15 @@ def _log_erfcx_ratio(x: np.ndarray, h: np.ndarray) -> np.ndarray:
     xs, hs = x[short], h[short]
     nodes = xs[:, None] + 0.5 * hs[:, None] * (_GL_NODES[None, :] + 1.0)
     out[short] = 0.5 * hs * np.sum(_GL_WEIGHTS[None, :] * _dlog_erfcx(nodes), axis=1)
+    if short.all():
+        return out
     xl, hl = x[~short], h[~short]
     out[~short] = np.log(special.erfcx(xl + hl)) - np.log(special.erfcx(xl))
     # x > 1e4: the two logs cancel; with erfcx(x) = S(1/(2x^2)) / (x sqrt(pi)) the ratio is
     # -log1p(h/x) + log S(u1) - log S(u0), S(u) = sum_k _ERFCX_SERIES[k] u^k
     far = ~short & (x > 1e4)
+    if not far.any():
+        return out
     xf, hf = x[far], h[far]
     k = np.arange(1, len(_ERFCX_SERIES))
 
@@ -220,14 +226,17 @@ def _gdp_log_delta_unguarded(mu: np.ndarray, eps: np.ndarray) -> np.ndarray:
     out = np.empty(np.broadcast(a, mu).shape)
     a, mu, eps = np.broadcast_arrays(a, mu, eps)
     pos = a >= 5.0
-    # a >= 5: Phi(a) ~ 1 and e^eps Phi(a - mu) < Phi(a)(1 - Phi(-5)): the direct difference is well conditioned
-    ap, mp, ep = a[pos], mu[pos], eps[pos]
-    log_d = ep + _norm_logcdf(ap - mp) - _norm_logcdf(ap)  # log(e^eps Phi(a - mu) / Phi(a)) < 0
-    # delta near 1: log delta = log1p(-(Phi(-a) + e^eps Phi(a - mu))), both terms relative-accurate
-    near_one = np.exp(_norm_logcdf(-ap)) + np.exp(ep + _norm_logcdf(ap - mp))
-    # else log(Phi(a) (1 - d)) with 1 - d = -expm1(log d): keeps eps ~ -1e-45 (delta ~ 1 - e^eps)
-    out[pos] = np.where(near_one < 0.5, np.log1p(-np.minimum(near_one, 0.5)),
-                        _norm_logcdf(ap) + np.log(-np.expm1(np.minimum(log_d, 0.0))))
+    if pos.any():
+        # a >= 5: Phi(a) ~ 1 and e^eps Phi(a - mu) < Phi(a)(1 - Phi(-5)): the direct difference is well conditioned
+        ap, mp, ep = a[pos], mu[pos], eps[pos]
+        log_d = ep + _norm_logcdf(ap - mp) - _norm_logcdf(ap)  # log(e^eps Phi(a - mu) / Phi(a)) < 0
+        # delta near 1: log delta = log1p(-(Phi(-a) + e^eps Phi(a - mu))), both terms relative-accurate
+        near_one = np.exp(_norm_logcdf(-ap)) + np.exp(ep + _norm_logcdf(ap - mp))
+        # else log(Phi(a) (1 - d)) with 1 - d = -expm1(log d): keeps eps ~ -1e-45 (delta ~ 1 - e^eps)
+        out[pos] = np.where(near_one < 0.5, np.log1p(-np.minimum(near_one, 0.5)),
+                            _norm_logcdf(ap) + np.log(-np.expm1(np.minimum(log_d, 0.0))))
+        if pos.all():
+            return out
     # otherwise, with x = -a/sqrt2: Phi(a) = erfcx(x) e^{-x^2}/2 and e^eps Phi(a - mu) = erfcx(x + mu/sqrt2) e^{-x^2}/2
     an, mn = a[~pos], mu[~pos]
     x = -an / np.sqrt(2.0)

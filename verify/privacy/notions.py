@@ -205,23 +205,95 @@ def effective_mu(profile) -> float:
     deltas = np.asarray(profile.delta(MU_EPS_GRID), dtype=float)
     resolved = deltas < 1.0 - SATURATED  # (a rounded sum may even exceed 1: gdp_delta never does)
     used = (deltas > 1e-14) & resolved
-    lo = np.zeros_like(deltas)
-    hi = np.full_like(deltas, 60.0)
-    for _ in range(80):  # bisection: gdp_delta is increasing in mu
-        mid = 0.5 * (lo + hi)
-        if np.all(mid[used] == lo[used]):
-            break  # lo can no longer move where it is read (mid rounds to it): the 80 halvings' result
-        # gdp_delta(mid, eps) for mid >= 1e-12 (its own validation and edge cases skipped: not reached)
-        with np.errstate(all="ignore"):
-            below = np.exp(_gdp_log_delta(np.maximum(mid, 1e-12), MU_EPS_GRID)) < deltas
-        lo = np.where(below, mid, lo)
-        hi = np.where(below, hi, mid)
-    mu = float(np.max(np.where(used, lo, 0.0)))
+    mu = float(np.max(_halvings(MU_EPS_GRID[used], deltas[used]), initial=0.0))
     if np.all(resolved):
         return mu
     # delta(eps) is 1 to double precision somewhere on the grid (mu >~ 14): it no longer tells mu
     # apart there, while eps(delta) at small delta still does (read in log space, no upper end)
     return max(mu, _mu_from_eps(profile))
+
+
+#: the bisection of :func:`effective_mu`: ``HALVINGS`` halvings of ``[0, MU_HI]``
+MU_HI, HALVINGS = 60.0, 80
+#: distances (relative, in units of 2^-52) below and above the Newton root at which :func:`_halvings` tries
+#: bracket ends, all in one evaluation
+_BRACKET_ULPS = np.array([4.0, 64.0, 2.0**10, 2.0**16, 2.0**24, 2.0**34])
+
+
+def _below(mu: np.ndarray, eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """``gdp_delta(mu, eps) < delta``, the test of every halving (mu read as 1e-12 below it: its own
+    validation and edge cases skipped, not reached)."""
+    with np.errstate(all="ignore"):
+        return np.exp(_gdp_log_delta(np.maximum(mu, 1e-12), eps)) < delta
+
+
+def _newton_mu(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """The mu with ``gdp_delta(mu, eps) = delta``, near the float resolution: safeguarded Newton on
+    ``log delta_mu(eps)`` in ``log mu`` within ``[1e-12, MU_HI]``, bisecting (in log mu) where a step
+    leaves the bracket.  ``d delta_mu / d mu = phi(a)``, ``a = -eps/mu + mu/2`` (the two terms of the
+    derivative of DRS22 Cor. 1 combine, as ``e^eps phi(a - mu) = phi(a)``)."""
+    target = np.log(delta)
+    s = np.zeros(eps.shape)
+    lo, hi = np.full(eps.shape, math.log(1e-12)), np.full(eps.shape, math.log(MU_HI))
+    active = np.arange(eps.size)  # only unconverged entries are iterated
+    for _ in range(60):
+        sa, ea = s[active], eps[active]
+        mu = np.exp(sa)
+        with np.errstate(all="ignore"):
+            log_delta = _gdp_log_delta(mu, ea)
+            g = log_delta - target[active]  # increasing in mu
+            a = -ea / mu + mu / 2.0
+            slope = mu * np.exp(-0.5 * a * a - 0.5 * math.log(2.0 * math.pi) - log_delta)  # d log delta / d log mu
+            newton = sa - g / slope
+        lo_a, hi_a = np.where(g < 0, sa, lo[active]), np.where(g < 0, hi[active], sa)
+        ok = np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)
+        # a step this short leaves an error of its square: the rest is the rounding of log delta
+        done = np.abs(newton - sa) <= 1e-12 * np.maximum(1.0, np.abs(sa))
+        s[active] = np.where(done | ok, newton, 0.5 * (lo_a + hi_a))
+        lo[active], hi[active] = lo_a, hi_a
+        active = active[~done]
+        if active.size == 0:
+            break
+    return np.exp(s)
+
+
+def _halvings(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """Per entry, the lower end after :data:`HALVINGS` halvings of ``[0, MU_HI]`` by :func:`_below` (gdp_delta
+    is increasing in mu), or after the first halving whose midpoint rounds to an end (nothing moves after it).
+
+    The same halvings with most tests skipped: a Newton root (:func:`_newton_mu`) gives ends ``lo_end`` and
+    ``hi_end`` where :func:`_below` is true (at ``lo_end`` and every tried point below) and false (at
+    ``hi_end`` and every tried point above), so a midpoint outside them has a known outcome (monotonicity, as
+    the bisection itself assumes) and only midpoints between them, the last few halvings, are tested.
+    """
+    lo, hi = np.zeros(eps.shape), np.full(eps.shape, MU_HI)
+    if eps.size == 0:
+        return lo
+    root = _newton_mu(eps, delta)[:, None]
+    offsets = _BRACKET_ULPS * 2.0**-52
+    n = offsets.size
+    tried = _below(np.concatenate([root * (1.0 - offsets), root * (1.0 + offsets)], axis=1),
+                   eps[:, None], delta[:, None])
+    # how many of the farthest tries below are all true, above all false: the nearest such is the end
+    n_lo = np.cumprod(tried[:, n - 1::-1], axis=1).sum(axis=1)
+    n_hi = np.cumprod(~tried[:, :n - 1:-1], axis=1).sum(axis=1)
+    rows = np.arange(eps.size)
+    lo_end = np.where(n_lo > 0, root[rows, 0] * (1.0 - offsets[np.minimum(n - n_lo, n - 1)]), 0.0)
+    hi_end = np.minimum(np.where(n_hi > 0, root[rows, 0] * (1.0 + offsets[np.minimum(n - n_hi, n - 1)]), MU_HI),
+                        MU_HI)
+    moving = np.ones(eps.shape, dtype=bool)
+    for _ in range(HALVINGS):
+        mid = 0.5 * (lo + hi)
+        moving &= (mid != lo) & (mid != hi)
+        if not moving.any():
+            break
+        below = mid <= lo_end
+        test = moving & (mid > lo_end) & (mid < hi_end)
+        if test.any():
+            below[test] = _below(mid[test], eps[test], delta[test])
+        lo = np.where(moving & below, mid, lo)
+        hi = np.where(moving & ~below, mid, hi)
+    return lo
 
 
 #: delta(eps) within this of 1 on :data:`MU_EPS_GRID` does not resolve mu: :func:`effective_mu` reads

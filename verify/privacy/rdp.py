@@ -234,8 +234,10 @@ def _sandwiched(q: np.ndarray, s: np.ndarray, alpha: np.ndarray, direction: str)
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
 # powers of the binomial series of (1+u)^lam - 1 - lam*u used for small |lam u|
 _SERIES_K = np.arange(2, 12)
-#: most quadrature nodes evaluated at once by the batched quadrature (bounds its work arrays to ~8 MB each)
-_BATCH_NODES = 1 << 20
+#: most quadrature nodes evaluated at once by the batched quadrature: work arrays of 256 KB stay in cache and
+#: are reused by the allocator (arrays of 8 MB, at 1 << 20, cost twice the CPU in page faults and memory traffic);
+#: a point is never split, so the value of each point does not depend on it
+_BATCH_NODES = 1 << 15
 
 
 def _series_coefficients(lam: np.ndarray) -> np.ndarray:
@@ -247,41 +249,51 @@ def _series_coefficients(lam: np.ndarray) -> np.ndarray:
     return np.cumprod((1.0 - (k - 1.0) / lam[..., None]) / k, axis=-1)[..., _SERIES_K - 1]
 
 
-def _log_excess_integrand(u: np.ndarray, lam: np.ndarray, point: np.ndarray) -> np.ndarray:
+def _log_excess_integrand(u: np.ndarray, lam: np.ndarray, point: np.ndarray,
+                          lam_n: np.ndarray | None = None) -> np.ndarray:
     """log((1+u)^lam - 1 - lam u) for u > -1 (the quantity is >= 0 for lam >= 1 or lam <= 0).
 
-    ``u`` at the nodes, ``lam`` per point, ``point`` the point of each node.
+    ``u`` at the nodes, ``lam`` per point, ``point`` the point of each node (``lam_n``: ``lam[point]``,
+    when the caller has it).
     """
     out = np.empty(u.shape)
-    lam_n = lam[point]
+    if lam_n is None:
+        lam_n = lam[point]
     # the truncated series needs |lam u| small, not only |u|
-    small = (np.abs(u) < 1e-3) & (np.abs(u) * np.maximum(np.abs(lam_n), 1.0) < 0.1)
-    v = lam_n[small] * u[small]
-    coef = _series_coefficients(lam).T.copy()  # one row per power, one column per point
-    at = point[small]
-    s = coef[-1][at]
-    for c in coef[-2::-1]:  # Horner: sum_k d_k v^(k-2)
-        s = s * v + c[at]
-    with np.errstate(divide="ignore"):
-        out[small] = 2.0 * np.log(np.abs(v)) + np.log(np.maximum(s, 0.0))
-    rest = ~small
-    ul, lr = u[rest], lam_n[rest]
-    lp = lr * np.log1p(ul)  # log (1+u)^lam
+    abs_u = np.abs(u)
+    small = (abs_u < 1e-3) & (abs_u * np.maximum(np.abs(lam_n), 1.0) < 0.1)
+    if small.any():
+        v = lam_n[small] * u[small]
+        coef = _series_coefficients(lam).T.copy()  # one row per power, one column per point
+        at = point[small]
+        s = coef[-1][at]
+        for c in coef[-2::-1]:  # Horner: sum_k d_k v^(k-2)
+            s = s * v + c[at]
+        with np.errstate(divide="ignore"):
+            out[small] = 2.0 * np.log(np.abs(v)) + np.log(np.maximum(s, 0.0))
+        rest = ~small
+        ul, lr = u[rest], lam_n[rest]
+    else:
+        rest, ul, lr = None, u, lam_n
+    log1p_u = np.log1p(ul)
+    lp = lr * log1p_u  # log (1+u)^lam
     big = lp > 1.0
     vals = np.empty(ul.shape)
     # log(e^lp - 1 - lam u) = lp + log1p(-(1 + lam u) e^{-lp}); the argument of log1p is >= -1 by convexity
-    arg = -(1.0 + lr[big] * ul[big]) * np.exp(-lp[big])
+    lpb = lp[big]
+    arg = -(1.0 + lr[big] * ul[big]) * np.exp(-lpb)
     with np.errstate(divide="ignore"):  # arg = -1 only when lam rounds to 1 (alpha - 1 ~ 1e-16)
-        vals[big] = lp[big] + np.log1p(np.maximum(arg, -1.0))
+        vals[big] = lpb + np.log1p(np.maximum(arg, -1.0))
     # e^lp - 1 - lam u cancels by a factor 2/(|lam - 1| u); for lam > 1/2 the form
     # (1+u) expm1((lam-1) log1p(u)) - (lam-1) u cancels by 2/(lam u) only (orders near 1: lam - 1 ~ 1e-3)
-    mid = ~big
-    um, lm = ul[mid], lr[mid]
-    lam_above_half = lm > 0.5
+    above = ~big & (lr > 0.5)
+    below = ~big & ~above
+    um, lm = ul[above], lr[above] - 1.0
     with np.errstate(divide="ignore"):
-        vals[mid] = np.log(np.maximum(np.where(
-            lam_above_half, (1.0 + um) * np.expm1((lm - 1.0) * np.log1p(um)) - (lm - 1.0) * um,
-            np.expm1(lp[mid]) - lm * um), 0.0))
+        vals[above] = np.log(np.maximum((1.0 + um) * np.expm1(lm * log1p_u[above]) - lm * um, 0.0))
+        vals[below] = np.log(np.maximum(np.expm1(lp[below]) - lr[below] * ul[below], 0.0))
+    if rest is None:
+        return vals
     out[rest] = vals
     return out
 
@@ -357,13 +369,14 @@ def _log_terms(left: np.ndarray, right: np.ndarray, panel_point: np.ndarray, q: 
     x = (mid[:, None] + half[:, None] * nodes[None, :]).ravel()
     logw = np.log((half[:, None] * weights[None, :]).ravel())
     point = np.repeat(panel_point, nodes.size)
-    qn, sn, ln = q[point], sigma[point], lam[point]
+    # per panel, then per node (np.repeat: the nodes of a panel are consecutive)
+    qn, sn, ln = (np.repeat(v[panel_point], nodes.size) for v in (q, sigma, lam))
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         z = ((2.0 * x - 1.0) / (2.0 * sn)) / sn
         # u = q expm1(z), computed as a log when z is large to avoid overflow of e^z
         u = qn * np.expm1(np.minimum(z, 700.0))
-        log_phi = -0.5 * (x / sn) ** 2 - np.log(sigma * np.sqrt(2.0 * np.pi))[point]
-        log_h = _log_excess_integrand(u, lam, point)
+        log_phi = -0.5 * (x / sn) ** 2 - np.repeat(np.log(sigma * np.sqrt(2.0 * np.pi))[panel_point], nodes.size)
+        log_h = _log_excess_integrand(u, lam, point, ln)
         far = np.flatnonzero(z > 700.0)
         if far.size:  # (1+u)^lam with log(1+u) = log(1 - q + q e^z) ~ log q + z
             qf, zf, lf = qn[far], z[far], ln[far]
