@@ -86,12 +86,12 @@ class RunDescription:
 
     def __post_init__(self) -> None:
         choice("kind", self.kind, RUN_KINDS, "RunDescription")
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, np.ndarray):
-                view = value.view()
-                view.flags.writeable = False
-                object.__setattr__(self, f.name, view)
+        # the fields are the instance's attributes (no slots, no other attribute): read them in one pass
+        arrays = [(name, value) for name, value in vars(self).items() if isinstance(value, np.ndarray)]
+        for name, value in arrays:
+            view = value.view()
+            view.flags.writeable = False
+            object.__setattr__(self, name, view)
 
     def get(self, key: str, default: Any = None) -> Any:
         """The field ``key`` (``default`` when it is unset); for readers of the former dictionary."""

@@ -560,18 +560,17 @@ class DiscreteProfile(PrivacyProfile):
         llr, p, q = self._sorted
         if not forward:
             llr, p, q = -llr[::-1], q[::-1], p[::-1]
-        # delta(eps) = sum_{llr > eps} p (1 - e^{eps - llr}): non-negative terms, no cancellation
+        # delta(eps) = sum_{llr > eps} p (1 - e^{eps - llr}): non-negative terms, no cancellation.  The cells
+        # with llr > e are the first k (one searchsorted for every eps); a cell with llr = +inf (q = 0) has
+        # weight -expm1(-inf) = 1 exactly, and llr = -inf never counts (eps is finite).  Each eps is one
+        # sum over its own prefix, so its value does not depend on the other eps asked with it.
         flat = eps.ravel()
-        out = np.empty(flat.shape)
-        for i, e in enumerate(flat):
-            k = np.searchsorted(-llr, -e, side="left")  # cells with llr > e are the first k
-            if k == 0:
-                out[i] = 0.0
-                continue
-            with np.errstate(over="ignore", invalid="ignore"):
-                w = -np.expm1(e - llr[:k])
-            w = np.where(np.isinf(llr[:k]), 1.0, w)
-            out[i] = float(np.sum(p[:k] * w))
+        counts = np.searchsorted(-llr, -flat, side="left")
+        out = np.zeros(flat.shape)
+        with np.errstate(over="ignore", invalid="ignore"):
+            for i in np.flatnonzero(counts):
+                k = counts[i]
+                out[i] = (p[:k] * -np.expm1(flat[i] - llr[:k])).sum()
         return out.reshape(eps.shape)
 
     def _eps(self, delta: np.ndarray, forward: bool) -> np.ndarray:

@@ -120,6 +120,11 @@ def _at22_S(alpha, q, s) -> np.ndarray:
 #: values of S_alpha by grid of distinct points (arrays that never grow: measured once)
 _AT22S_CACHE = BoundedCache(16 * 2**20, remeasure=False)
 
+#: values of the RDP accountant operators by argument values (:func:`_remembered`; small arrays, measured once):
+#: a soundness search asks the same grid again (altschuler2022/b.3/first-order/both-directions: 36 of 36
+#: evaluations of SampledGaussianRDPMax repeat points already asked, 2.2 s of the quick check's 3.9 s in it)
+_RDP_CACHE = BoundedCache(16 * 2**20, remeasure=False)
+
 
 def _power_step_sum_scalar(p: float, a: float, b: float) -> float:
     """sum_{t=a}^{b} t^(-p) for integers 1 <= a (0 when b < a): the sum of the polynomially decaying step
@@ -190,9 +195,10 @@ def _composition(p: float, mu: float, steps: int, adjacency: str):
     return Composition.subsampled_gaussian(p, mu, steps, sampling="poisson", adjacency=adjacency)
 
 
-def _remembered(name: str, numeric: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-    """``numeric`` with its results kept by the values of its arguments, in the byte-bounded cache of built
-    PLDs (:data:`verify.privacy.pld.CACHE`: cleared with it, evicted with it).
+def _remembered(name: str, numeric: Callable[..., np.ndarray],
+                cache: BoundedCache | None = None) -> Callable[..., np.ndarray]:
+    """``numeric`` with its results kept by the values of its arguments, in ``cache`` or by default in the
+    byte-bounded cache of built PLDs (:data:`verify.privacy.pld.CACHE`: cleared with it, evicted with it).
 
     The soundness search evaluates the same bound at the same point several times (bok2024/thm4.10's unit:
     33 evaluations, 9 distinct), and each evaluation reads composed PLDs that may have been evicted since:
@@ -201,12 +207,14 @@ def _remembered(name: str, numeric: Callable[..., np.ndarray]) -> Callable[..., 
     """
 
     def wrapped(*args):
-        from verify.privacy.pld import CACHE  # see _composition
-
+        if cache is None:
+            from verify.privacy.pld import CACHE as kept  # see _composition
+        else:
+            kept = cache
         arrays = _broadcast(*args)
         digest = hashlib.sha256(b"".join(a.tobytes() for a in arrays)).digest()
         key = ("operator", name, len(arrays), arrays[0].shape, digest)
-        return CACHE.get(key, lambda: np.asarray(numeric(*arrays), dtype=float).copy()).copy()
+        return kept.get(key, lambda: np.asarray(numeric(*arrays), dtype=float).copy()).copy()
 
     wrapped.__doc__ = numeric.__doc__
     wrapped.__name__ = getattr(numeric, "__name__", name)
@@ -415,16 +423,21 @@ CLTMuUniform = numeric_operator(
     "CLTMuUniform", _clt_mu_uniform, ("q", "T", "z"),
     "CLT mu of uniformly subsampled NoisySGD (Dong et al. §5; Bu et al. §3.1)")
 SampledGaussianRDPMax = numeric_operator(
-    "SampledGaussianRDPMax", _sampled_gaussian_rdp, ("q", "z", "alpha", "T"),
+    "SampledGaussianRDPMax", _remembered("SampledGaussianRDPMax", _sampled_gaussian_rdp, _RDP_CACHE),
+    ("q", "z", "alpha", "T"),
     "T times the larger Rényi divergence of the Poisson-subsampled Gaussian (moments accountant)")
 MomentsAccountantEps = numeric_operator(
     "MomentsAccountantEps", vectorize(_moments_accountant_eps), ("q", "z", "T", "delta"),
     "moments accountant eps(delta) as in Bu et al. App. B.3 (classical conversion, TF-Privacy orders)")
 RDPAccountantEpsClassical = numeric_operator(
-    "RDPAccountantEpsClassical", vectorize(_rdp_accountant_eps_classical), ("q", "z", "T", "delta"),
+    "RDPAccountantEpsClassical",
+    _remembered("RDPAccountantEpsClassical", vectorize(_rdp_accountant_eps_classical), _RDP_CACHE),
+    ("q", "z", "T", "delta"),
     "subsampled-Gaussian RDP composition -> eps(delta), classical conversion, dense order grid")
 RDPAccountantEpsImproved = numeric_operator(
-    "RDPAccountantEpsImproved", vectorize(_rdp_accountant_eps_improved), ("q", "z", "T", "delta"),
+    "RDPAccountantEpsImproved",
+    _remembered("RDPAccountantEpsImproved", vectorize(_rdp_accountant_eps_improved), _RDP_CACHE),
+    ("q", "z", "T", "delta"),
     "subsampled-Gaussian RDP composition -> eps(delta), improved conversion, dense order grid")
 LinearRDPEpsImproved = numeric_operator(
     "LinearRDPEpsImproved", vectorize(_linear_rdp_eps_improved), ("rho", "delta"),
