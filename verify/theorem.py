@@ -329,16 +329,23 @@ class Theorem:
         # grid axes go after the parameter axes: parameters get trailing singleton axes
         k = len(self.free)
         expanded = [a.reshape(a.shape + (1,) * k) for a in np.broadcast_arrays(*args)] if args else []
-        points, valid = [], np.ones(shape + tuple(g[0].shape[-1] for g in grids), dtype=bool)
+        full = shape + tuple(g[0].shape[-1] for g in grids)
+        points, valid = [], None
         for i, (values, ok) in enumerate(grids):
             index = (slice(None),) * len(shape) + tuple(slice(None) if j == i else None for j in range(k))
             points.append(values[index])
-            valid &= ok[index]
-        out = np.asarray(self._compiled(*expanded, *points), dtype=float)
-        out = np.broadcast_to(out, valid.shape)
+            if ok is not None:  # None: every grid point is admissible at every parameter point
+                valid = np.broadcast_to(ok[index], full) if valid is None else valid & ok[index]
+        out = np.broadcast_to(np.asarray(self._compiled(*expanded, *points), dtype=float), full)
         upper = self.kind != "lower"
         fill = np.inf if upper else -np.inf
-        out = np.where(valid & ~np.isnan(out), out, fill)
+        # the extremum over admissible grid points that are not NaN (+-inf where there is none); a mask pass
+        # only where some point is masked (the min/max of the same numbers: the same value)
+        drop = np.isnan(out)
+        if valid is not None:
+            drop |= ~valid
+        if drop.any():
+            out = np.where(drop, fill, out)
         axes = tuple(range(len(shape), len(shape) + k))
         return out.min(axis=axes) if upper else out.max(axis=axes)
 
@@ -392,8 +399,9 @@ def _all_true(value) -> bool:
     return bool(np.all(value))
 
 
-def _grid(f: FreeParameter, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Grid points of a free parameter for every parameter point, and which of them are admissible."""
+def _grid(f: FreeParameter, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Grid points of a free parameter for every parameter point, and which of them are admissible (None when
+    all are: one range, or ranges that all hold the whole grid)."""
     lo_all, hi_all = float(np.min(lo)), float(np.max(hi))
     if f.integer:
         start = math.ceil(lo_all + (1 if f.open_lo and float(lo_all).is_integer() else 0))
@@ -414,7 +422,7 @@ def _grid(f: FreeParameter, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray,
     lo_e, hi_e = lo[..., None], hi[..., None]
     ok = (values > lo_e) if f.open_lo else (values >= lo_e)
     ok &= (values < hi_e) if f.open_hi else (values <= hi_e)
-    return values, ok
+    return values, (None if ok.all() else ok)
 
 
 def _merged_roots(product: sp.Mul) -> sp.Expr:
