@@ -12,9 +12,9 @@ import sympy as sp
 from verify.errors import InputError
 from verify.privacy.notions import notion
 from verify.setting import Setting
-from verify.simulate import (Quadratic, Simulation, applies, audit, compare_with_theorem, huber_box,
+from verify.simulate import (Quadratic, Simulation, applies, audit, comparable, compare_with_theorem, huber_box,
                              instances_for, logistic_ball, simulation_setting)
-from verify.theorem import Source, Theorem, sym
+from verify.theorem import Assumption, Source, Theorem, sym
 
 
 def _theorem(**setting) -> Theorem:
@@ -121,3 +121,35 @@ def test_the_comparison_reads_each_notion_at_its_audit_points(small_audit, notio
     if lower is not None:
         assert np.ravel(comparison.lower)[0] == pytest.approx(lower)  # the audit's own numbers
     assert set(seen) == {"n", "sigma"} | ({notion(notion_name).parameter} if at else set())
+
+
+def test_comparable_is_known_before_simulating_and_agrees_with_the_comparison(small_audit):
+    sim, result = small_audit
+    constants = sim.constants()
+
+    def anything(**params):
+        return np.full(np.shape(params.get("mu", 1.0)), 1e9)
+
+    needs_more = SimpleNamespace(id="test/stub", parameters=("n", "sigma", "clsi"), notion_record=notion("gdp"),
+                                 evaluate=anything)
+    assert comparable(_stub(anything), constants)
+    assert compare_with_theorem(result, _stub(anything), constants) is not None
+    assert not comparable(needs_more, constants)  # clsi: a parameter the simulated instance does not define
+    assert compare_with_theorem(result, needs_more, constants) is None
+
+
+@pytest.mark.parametrize("notion_name, relation, known_none", [
+    ("gdp", sym.n >= 1000, True),  # fails at the instance's n (20): None at every audit point
+    ("gdp", sym.n >= 2, False),
+    ("rdp", sym.alpha >= 100, False),  # involves the audited orders: decided when comparing
+    ("rdp", sym.T * sym.alpha >= 1e9, False),
+])
+def test_comparable_decides_assumptions_free_of_the_audit_points(small_audit, notion_name, relation, known_none):
+    sim, result = small_audit
+    bound = sp.sqrt(sym.T) * sym.Delta / (sym.n * sym.sigma) * (sym.alpha if notion_name == "rdp" else 1)
+    theorem = Theorem(id="test/assumed", title="assumed", source=Source("test", "none"), notion=notion_name,
+                      kind="upper", bound=bound, setting=Setting(constraint="bounded"),
+                      assumptions=(Assumption(relation, "test"),))
+    assert comparable(theorem, sim.constants()) is not known_none
+    if known_none:
+        assert compare_with_theorem(result, theorem, sim.constants()) is None

@@ -183,3 +183,17 @@ def test_bad_simulation_fields(kwargs, match):
     base.update(kwargs)
     with pytest.raises(ValueError, match=match):
         Simulation(**base)
+
+
+@pytest.mark.parametrize("backend_name", ["numpy", "torch"])
+def test_kth_smallest_is_the_sorted_column(backend_name):
+    if backend_name == "torch":
+        pytest.importorskip("torch")
+    from verify.simulate import get_backend
+
+    backend = get_backend(backend_name, "cpu")
+    values = np.random.default_rng(3).random((200, 37))
+    values[:, 5] = values[:, 9]  # ties
+    for k in (1, 2, 19, 37):
+        got = backend.to_numpy(backend.kth_smallest(backend.asarray(values), k))
+        np.testing.assert_array_equal(got, np.sort(values, axis=1)[:, k - 1:k])

@@ -381,28 +381,30 @@ class _Affine:
         return self.shift - self.slope * theta
 
 
-def _curved(schedule: list[Mixture], eta: float, curvature: float) -> list[Mixture]:
-    """The mixtures of ``schedule`` plus the gradient step ``-eta * curvature * theta`` of the shared
-    quadratic ``curvature/2 theta^2`` (every record's loss): translations become affine maps."""
-    slope = eta * curvature
-    return [Mixture(mx.weights, tuple(_Affine(float(c), slope) for c in mx.displacements)) for mx in schedule]
+def _schedules(n, eta, plan: BatchPlan, g, g_prime, curvature: float | None = None):
+    """Per-step displacement mixtures for D and D' (record gradient g vs g'; other records 0).
 
-
-def _schedules(n, eta, plan: BatchPlan, g, g_prime):
-    """Per-step displacement mixtures for D and D' (record gradient g vs g'; other records 0)."""
+    ``curvature``: every record's loss also has the shared quadratic ``curvature/2 theta^2``, whose gradient
+    step ``-eta * curvature * theta`` makes each translation ``c`` the affine map ``c - eta curvature theta``."""
+    if curvature is None:
+        law = Mixture
+    else:
+        slope = eta * curvature
+        def law(weights, shifts):
+            return Mixture(weights, tuple(_Affine(float(c), slope) for c in shifts))
     if plan.batches == "full":
-        return [Mixture((1.0,), (-eta * g / n,))], [Mixture((1.0,), (-eta * g_prime / n,))]
+        return [law((1.0,), (-eta * g / n,))], [law((1.0,), (-eta * g_prime / n,))]
     b, l, position = plan.b, plan.l, plan.position
     if plan.batches == "cyclic":
-        still = Mixture((1.0,), (0.0,))
+        still = law((1.0,), (0.0,))
         sch_d = [still] * l
         sch_p = [still] * l
-        sch_d = sch_d[:position] + [Mixture((1.0,), (-eta * g / b,))] + sch_d[position + 1:]
-        sch_p = sch_p[:position] + [Mixture((1.0,), (-eta * g_prime / b,))] + sch_p[position + 1:]
+        sch_d = sch_d[:position] + [law((1.0,), (-eta * g / b,))] + sch_d[position + 1:]
+        sch_p = sch_p[:position] + [law((1.0,), (-eta * g_prime / b,))] + sch_p[position + 1:]
         return sch_d, sch_p
     # poisson / uniform: the differing record is in the batch with probability q; denominator b
     q = plan.q
-    mix = lambda grad: Mixture((1.0,), (0.0,)) if grad == 0 else Mixture((1 - q, q), (0.0, -eta * grad / b))
+    mix = lambda grad: law((1.0,), (0.0,)) if grad == 0 else law((1 - q, q), (0.0, -eta * grad / b))
     return [mix(g)], [mix(g_prime)]
 
 
@@ -607,13 +609,13 @@ def projected_quadratic(n, eta, sigma, T, Delta, D, m, M=None, batches="uniform"
     g, g_prime = offset, offset - Delta
     if p_decay is None:
         steps = eta
-        sch_d, sch_p = (_curved(sch, eta, m) for sch in _schedules(n, eta, plan, g, g_prime))
+        sch_d, sch_p = _schedules(n, eta, plan, g, g_prime, curvature=m)
     else:
         p_decay = nonnegative("p_decay", p_decay, where)
         steps = eta * np.maximum(np.arange(T, dtype=float), 1.0) ** -p_decay
         sch_d, sch_p = [], []
         for eta_t in steps:
-            d_t, p_t = (_curved(sch, float(eta_t), m) for sch in _schedules(n, float(eta_t), plan, g, g_prime))
+            d_t, p_t = _schedules(n, float(eta_t), plan, g, g_prime, curvature=m)
             sch_d += d_t
             sch_p += p_t
 

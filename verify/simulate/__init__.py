@@ -27,7 +27,8 @@ Every bound holds with probability >= ``confidence`` (Clopper–Pearson, Bonferr
 used, thresholds chosen on a held-out selection split): a valid upper bound never lies below it.
 """
 
-from verify.simulate.api import applies, audit, compare_with_theorem, instances_for, resolve, simulation_setting
+from verify.simulate.api import (applies, audit, comparable, compare_with_theorem, instances_for, resolve,
+                                 simulation_setting)
 from verify.simulate.audit import (
     AuditResult,
     BoundComparison,
@@ -51,7 +52,7 @@ __all__ = [
     "AuditResult", "BLOCK_SIZE", "Ball", "BoundComparison", "Box", "Huber", "Interval", "Linear", "Logistic",
     "Quadratic", "SCENARIOS", "Samples", "Simulation", "ThresholdTest", "TradeoffBand", "applies", "audit",
     "audit_samples", "available_backends", "clopper_pearson_lower", "clopper_pearson_upper",
-    "compare_with_theorem", "delta_from_rates", "empirical_tradeoff", "eps_from_rates", "get_backend",
+    "comparable", "compare_with_theorem", "delta_from_rates", "empirical_tradeoff", "eps_from_rates", "get_backend",
     "huber_box", "instances_for", "local_cluster", "logistic_ball", "mu_from_rates", "rdp_from_rates", "resolve",
     "simulate", "simulation_setting",
 ]

@@ -6,6 +6,7 @@ nothing here knows about obligations or verdicts.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Callable, Iterator, Mapping
 
@@ -19,6 +20,7 @@ from verify.simulate.audit import AuditResult, BoundComparison, audit_samples
 from verify.simulate.engine import BLOCK_SIZE, simulate
 from verify.simulate.scenarios import SCENARIOS
 from verify.simulate.spec import Simulation
+from verify.vocabulary import SYMBOLS
 
 
 def resolve(target: Any, params: Mapping[str, Any] | None = None) -> Simulation:
@@ -86,6 +88,31 @@ def audit(target: Any, runs: int = 100_000, seed: int = 0, *, confidence: float 
     return result
 
 
+def _defines_parameters(theorem, constants: Mapping[str, float]) -> bool:
+    """Whether the instance defines every parameter ``theorem`` needs but its notion's, and the notion has an
+    audited lower bound."""
+    notion = theorem.notion_record
+    return notion.audit_lower is not None and all(p in constants or p == notion.parameter
+                                                  for p in theorem.parameters)
+
+
+def comparable(theorem, constants: Mapping[str, float]) -> bool:
+    """Whether :func:`compare_with_theorem` can compare ``theorem`` on an instance of these ``constants``, as
+    far as it is known before any simulation: the instance defines the parameters (:func:`_defines_parameters`)
+    and no assumption of the theorem that leaves out its notion's parameter fails at them (one that does
+    fail makes the comparison None at every audit point).  A theorem-shaped record without
+    ``violated_assumptions`` is taken to have none."""
+    if not _defines_parameters(theorem, constants):
+        return False
+    violated = getattr(theorem, "violated_assumptions", None)
+    if violated is None:
+        return True
+    at = theorem.notion_record.parameter
+    params = {p: np.asarray(math.nan if p == at else constants[p], dtype=float) for p in theorem.parameters}
+    free = SYMBOLS[at] if at else None
+    return not any(free not in a.relation.free_symbols for a in violated(params))
+
+
 def compare_with_theorem(result: AuditResult, theorem, constants: Mapping[str, float],
                          orders: np.ndarray | None = None) -> BoundComparison | None:
     """Check that an upper bound ``theorem`` is not below the audited lower bound (the audit obligation).
@@ -97,11 +124,10 @@ def compare_with_theorem(result: AuditResult, theorem, constants: Mapping[str, f
     define, its notion has no audited lower bound, or an assumption of the theorem (or the domain of a
     parameter) fails there; any other error of the theorem surfaces.
     """
+    if not _defines_parameters(theorem, constants):
+        return None
     notion = theorem.notion_record
     params = {p: constants[p] for p in theorem.parameters if p in constants}
-    missing = [p for p in theorem.parameters if p not in params and p != notion.parameter]
-    if missing or notion.audit_lower is None:
-        return None
     at = notion.audit_at(result)
     if orders is not None and at is not None:
         at = np.asarray(orders, dtype=float)
@@ -172,5 +198,5 @@ def instances_for(theorem, params: Mapping[str, Any] | None = None) -> Iterator[
             yield sim
 
 
-__all__ = ["applies", "audit", "compare_with_theorem", "from_instance", "instances_for", "resolve",
+__all__ = ["applies", "audit", "comparable", "compare_with_theorem", "from_instance", "instances_for", "resolve",
            "simulation_setting"]

@@ -59,7 +59,7 @@ def _batch_mask(sim: Simulation, backend: Backend, rng, k: int, runs: int, state
         return xp.astype(rng.uniform((runs, n)) < b / n, backend.dtype)
     if sim.batches == "uniform":
         u = rng.uniform((runs, n))
-        kth = xp.sort(u, axis=1)[:, b - 1:b]
+        kth = backend.kth_smallest(u, b)  # the b smallest draws pick the batch
         return xp.astype(u <= kth, backend.dtype)
     # shuffle: a fresh permutation per epoch; step j of the epoch takes ranks [j b, (j+1) b)
     per_epoch = n // b
