@@ -66,8 +66,9 @@ Rule = Callable[[sp.Expr], "list[tuple[str, sp.Expr]]"]
 
 
 def _nodes(expr: sp.Expr, test: Callable[[sp.Basic], bool]) -> list[sp.Basic]:
-    """Distinct subexpressions passing ``test``, in a stable (pre-order) order."""
-    return list(dict.fromkeys(e for e in sp.preorder_traversal(expr) if test(e)))
+    """Distinct subexpressions passing ``test``, in a stable pre-order: arguments sorted (a Min's are a set, in
+    hash order, which changes from process to process with the string hashes)."""
+    return list(dict.fromkeys(e for e in sp.preorder_traversal(expr, keys=True) if test(e)))
 
 
 def _replaced(expr: sp.Expr, nodes: Iterable[sp.Basic], change: Callable[[sp.Basic], sp.Expr]) -> sp.Expr:
