@@ -238,6 +238,16 @@ class IntervalGrid:
             fold_hi += w * np.exp(log_ndtr(-((C - j - 0.5) * h - c) / s))  # P(x_j + c + Z > hi)
         return kern, fold_lo, fold_hi
 
+    def translation_step(self, mixture: Mixture, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The parts of a translation's :meth:`dense` matrix: :meth:`kernel` (kernel and fold vectors) and the
+        rows of the atoms ``lo`` and ``hi``, ``(2, C+2)``."""
+        if not np.all(np.isfinite(np.asarray(mixture.displacements, dtype=float))):
+            raise InputError("a displacement map must return finite values of the input's shape", "displacements")
+        weights = np.asarray(mixture.weights)
+        atoms = np.stack([weights @ self.row(np.array([end + float(c) for c in mixture.displacements]), s)
+                          for end in (self.lo, self.hi)])
+        return (*self.kernel(mixture, s), atoms)
+
     def log_kernel(self, mixture: Mixture, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``log`` of :meth:`kernel` (every offset, finite far below the smallest double)."""
         C, h = self.cells, self.h
@@ -257,15 +267,11 @@ class IntervalGrid:
         differently (relative differences of a few ulps times the argument)."""
         C = self.cells
         if mixture.translation:
-            if not np.all(np.isfinite(np.asarray(mixture.displacements, dtype=float))):
-                raise InputError("a displacement map must return finite values of the input's shape", "displacements")
-            kern, fold_lo, fold_hi = self.kernel(mixture, s)
+            kern, fold_lo, fold_hi, atoms = self.translation_step(mixture, s)
             out = np.empty((C + 2, C + 2))
             out[1:-1, 1:-1] = np.lib.stride_tricks.sliding_window_view(kern, C)[::-1]  # row j: kern[C-1-j:2C-1-j]
             out[1:-1, 0], out[1:-1, -1] = fold_lo, fold_hi
-            for k, end in ((0, self.lo), (-1, self.hi)):  # the atoms' rows
-                dest = np.array([end + float(c) for c in mixture.displacements])
-                out[k] = np.asarray(mixture.weights) @ self.row(dest, s)
+            out[0], out[-1] = atoms
             return out
         out = np.zeros((C + 2, C + 2))
         for w, dest in self._shifts(mixture):
@@ -343,20 +349,15 @@ def _distinct(grid: IntervalGrid, schedules, build) -> list[list[np.ndarray]]:
 
 def _step_product(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[np.ndarray], np.ndarray]:
     """``X -> X @ grid.dense(mixture, s)`` for rows ``X`` of states ``(n, C+2)``.  A translation's matrix is
-    never formed: its cell-to-cell block is one kernel (:meth:`IntervalGrid.kernel`), applied as a direct
-    convolution (:func:`_convolve_band`), plus the fold columns and the atoms' rows of :meth:`~IntervalGrid.dense`.
+    never formed: its cell-to-cell block is one kernel, applied as a direct convolution (:func:`_convolve_band`),
+    plus the fold columns and the atoms' rows (:meth:`IntervalGrid.translation_step`, the parts of ``dense``).
     The same non-negative products as the matrix product, summed in another order (relative round-off of
     a sum of ``C + 2`` positive terms either way); the kernel stays in cache where the matrix, ``8 (C+2)^2``
     bytes, is read from memory at every step."""
     if not mixture.translation:
         matrix = grid.dense(mixture, s)
         return lambda rows: rows @ matrix
-    if not np.all(np.isfinite(np.asarray(mixture.displacements, dtype=float))):
-        raise InputError("a displacement map must return finite values of the input's shape", "displacements")
-    kern, fold_lo, fold_hi = grid.kernel(mixture, s)
-    weights = np.asarray(mixture.weights)
-    atoms = np.stack([weights @ grid.row(np.array([end + float(c) for c in mixture.displacements]), s)
-                      for end in (grid.lo, grid.hi)])  # the rows of the atoms lo and hi, as in dense
+    kern, fold_lo, fold_hi, atoms = grid.translation_step(mixture, s)
 
     def product(rows: np.ndarray) -> np.ndarray:
         cells = rows[:, 1:-1]
@@ -461,12 +462,11 @@ def evolve_many(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[M
     if need > TRANSLATION_MAX_BYTES:
         raise InputError(f"{len(steps)} distinct steps of {C} cells need {need / 2 ** 30:.2g} GiB of kernels (limit "
                          f"{TRANSLATION_MAX_BYTES / 2 ** 30:.2g} GiB): fewer cells", "cells")
-    parts = [grid.kernel(mx, s) for mx in steps]
+    parts = [grid.translation_step(mx, s) for mx in steps]
     kernels = np.array([p[0] for p in parts])  # (distinct, 2C-1)
     folds_lo = np.array([p[1] for p in parts])  # (distinct, C)
     folds_hi = np.array([p[2] for p in parts])
-    rows_lo, rows_hi = (np.array([grid.row(np.array([end + float(c) for c in mx.displacements]), s).T
-                                  @ np.asarray(mx.weights) for mx in steps]) for end in (grid.lo, grid.hi))
+    rows_lo, rows_hi = np.array([p[3][0] for p in parts]), np.array([p[3][1] for p in parts])  # (distinct, C+2)
     if method == "fft":  # circular convolution of size >= 2C - 1 leaves the interior exact
         nfft = sfft.next_fast_len(2 * C - 1, real=True)
         spectra = sfft.rfft(kernels, nfft, axis=-1)
