@@ -41,21 +41,21 @@ def test_registered_composition_operators_are_remembered():
         assert numeric.__qualname__.startswith("_remembered"), name
 
 
-def test_rdp_accountant_operators_are_remembered_in_their_own_cache():
-    """The RDP operators keep their values in a small cache of their own (importing no PLD machinery): a
+def test_rdp_accountant_operators_are_remembered_apart_from_plds():
+    """The RDP operators keep their values in the small-values cache (importing no PLD machinery): a
     repeated grid is answered from it, with the values of the direct computation."""
     for name in ("SampledGaussianRDPMax", "RDPAccountantEpsClassical", "RDPAccountantEpsImproved"):
         assert operators.OPERATORS[name].numeric.__qualname__.startswith("_remembered"), name
     remembered = operators.OPERATORS["SampledGaussianRDPMax"].numeric
     q, z, alpha, steps = 0.05, np.array([[0.8], [1.3]]), np.array([1.5, 2.0, 8.0, 64.0]), 100.0
-    operators._RDP_CACHE.clear()
+    operators._VALUES.clear()
     first = remembered(q, z, alpha, steps)
     direct = operators._sampled_gaussian_rdp(q, z, alpha, steps)
     assert first.shape == (2, 4)
     np.testing.assert_array_equal(first, direct)
-    hits = operators._RDP_CACHE.hits
+    hits = operators._VALUES.hits
     first[:] = -1.0  # the caller's copy
     np.testing.assert_array_equal(remembered(q, z, alpha, steps), direct)
-    assert operators._RDP_CACHE.hits == hits + 1
+    assert operators._VALUES.hits == hits + 1
     eps = operators.OPERATORS["RDPAccountantEpsImproved"].numeric(0.05, 1.1, 1000.0, np.array([1e-5, 1e-6]))
     assert eps.shape == (2,) and eps[0] < eps[1]  # a smaller delta costs more eps

@@ -111,19 +111,17 @@ def _at22_S(alpha, q, s) -> np.ndarray:
     flat = np.stack([alpha.ravel(), q.ravel(), s.ravel()], axis=1)
     unique, inverse = np.unique(flat, axis=0, return_inverse=True)
     # one bound often calls S on the same grid several times (AT22 App. B.3)
-    key = (unique.shape, hashlib.sha256(unique.tobytes()).digest())  # the grid, without keeping its bytes
-    values = _AT22S_CACHE.get(key, lambda: np.broadcast_to(
+    key = ("at22_S", unique.shape, hashlib.sha256(unique.tobytes()).digest())  # the grid, not its bytes
+    values = _VALUES.get(key, lambda: np.broadcast_to(
         np.asarray(at22_S(unique[:, 0], unique[:, 1], unique[:, 2]), dtype=float), (unique.shape[0],)))
     return values[inverse.ravel()].reshape(alpha.shape)
 
 
-#: values of S_alpha by grid of distinct points (arrays that never grow: measured once)
-_AT22S_CACHE = BoundedCache(16 * 2**20, remeasure=False)
-
-#: values of the RDP accountant operators by argument values (:func:`_remembered`; small arrays, measured once):
-#: a soundness search asks the same grid again (altschuler2022/b.3/first-order/both-directions: 36 of 36
-#: evaluations of SampledGaussianRDPMax repeat points already asked, 2.2 s of the quick check's 3.9 s in it)
-_RDP_CACHE = BoundedCache(16 * 2**20, remeasure=False)
+#: values of the operators that build no PLD, by their arguments (small arrays that never grow: measured once):
+#: S_alpha by grid of distinct points, and the RDP accountant operators (:func:`_remembered`): a soundness
+#: search asks the same grid again (altschuler2022/b.3/first-order/both-directions: 36 of 36 evaluations of
+#: SampledGaussianRDPMax repeat points already asked, 2.2 s of the quick check's 3.9 s in it)
+_VALUES = BoundedCache(32 * 2**20, remeasure=False)
 
 
 def _power_step_sum_scalar(p: float, a: float, b: float) -> float:
@@ -423,7 +421,7 @@ CLTMuUniform = numeric_operator(
     "CLTMuUniform", _clt_mu_uniform, ("q", "T", "z"),
     "CLT mu of uniformly subsampled NoisySGD (Dong et al. §5; Bu et al. §3.1)")
 SampledGaussianRDPMax = numeric_operator(
-    "SampledGaussianRDPMax", _remembered("SampledGaussianRDPMax", _sampled_gaussian_rdp, _RDP_CACHE),
+    "SampledGaussianRDPMax", _remembered("SampledGaussianRDPMax", _sampled_gaussian_rdp, _VALUES),
     ("q", "z", "alpha", "T"),
     "T times the larger Rényi divergence of the Poisson-subsampled Gaussian (moments accountant)")
 MomentsAccountantEps = numeric_operator(
@@ -431,12 +429,12 @@ MomentsAccountantEps = numeric_operator(
     "moments accountant eps(delta) as in Bu et al. App. B.3 (classical conversion, TF-Privacy orders)")
 RDPAccountantEpsClassical = numeric_operator(
     "RDPAccountantEpsClassical",
-    _remembered("RDPAccountantEpsClassical", vectorize(_rdp_accountant_eps_classical), _RDP_CACHE),
+    _remembered("RDPAccountantEpsClassical", vectorize(_rdp_accountant_eps_classical), _VALUES),
     ("q", "z", "T", "delta"),
     "subsampled-Gaussian RDP composition -> eps(delta), classical conversion, dense order grid")
 RDPAccountantEpsImproved = numeric_operator(
     "RDPAccountantEpsImproved",
-    _remembered("RDPAccountantEpsImproved", vectorize(_rdp_accountant_eps_improved), _RDP_CACHE),
+    _remembered("RDPAccountantEpsImproved", vectorize(_rdp_accountant_eps_improved), _VALUES),
     ("q", "z", "T", "delta"),
     "subsampled-Gaussian RDP composition -> eps(delta), improved conversion, dense order grid")
 LinearRDPEpsImproved = numeric_operator(
