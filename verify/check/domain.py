@@ -320,10 +320,35 @@ def search_coordinates(searched: tuple[str, ...] = (), used: Collection[str] | N
     return SEARCH_COORDINATES + extras + tuple(f"u_{name}" for name in searched)
 
 
-def search_strategy(coordinates: tuple[str, ...]) -> st.SearchStrategy[dict[str, float]]:
-    """Hypothesis strategy for unit coordinates (shrinks each towards 0: the simple run)."""
+def search_strategy(coordinates: tuple[str, ...]) -> st.SearchStrategy[tuple[float, ...]]:
+    """Hypothesis strategy for the unit coordinates ``coordinates``, as a tuple in their order (shrinks each
+    towards 0: the simple run).  A flat tuple of floats: the fewest choices and wrappers per draw."""
     unit = st.floats(0.0, 1.0, allow_nan=False)
-    return st.fixed_dictionaries({name: unit for name in coordinates})
+    return st.tuples(*(unit,) * len(coordinates))
+
+
+def drawn_coordinates(coordinates: tuple[str, ...], read: Collection[str], full_batch: bool = False,
+                      cyclic: bool = False) -> tuple[str, ...]:
+    """The unit coordinates (of ``coordinates``, in their order) that move a quantity in ``read`` (a
+    theorem's parameters and its families' keywords), and the searched keywords' draws ``u_<name>`` of the
+    keywords in ``read``: a random draw of the others could not change a comparison, they stay at
+    :data:`CORNER_BASE`.  What a coordinate moves is read off the point map at five draws of it from
+    :data:`MOVE_BASES` points (one draw may move a quantity only where another coordinate lies: m/M moves
+    eta only near the contraction edge)."""
+    moves = dict(_moves(tuple(coordinates), full_batch, cyclic, MOVE_BASES, (0.0, 0.23, 0.5, 0.77, 1.0)))
+    read = frozenset(read)
+    return tuple(name for name in coordinates
+                 if (name[2:] in read if name.startswith("u_") else bool(moves[name] & read)))
+
+
+#: the points (the corner base, then seeded uniform draws) from which :func:`drawn_coordinates` moves each
+#: coordinate
+MOVE_BASES = 24
+
+
+def corner_base(coordinates: tuple[str, ...]) -> dict[str, float]:
+    """Every unit coordinate at its corner base (:data:`CORNER_BASE`, else 0.5)."""
+    return {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
 
 
 #: the point every corner starts from: l = 1 (q = 1), T = 10, mu_step = 1, eta*M = 0.8, m/M = 1e-4
@@ -377,7 +402,7 @@ _UNROTATED = (OVERSHOOT, OVERSHOOT_ODD, FAR)
 def corner_units(coordinates: tuple[str, ...]) -> list[dict[str, float]]:
     """The deterministic corner list in unit coordinates: :data:`CORNERS` (notion parameters cycling
     through :data:`NOTION_CORNERS`), then each searched keyword's draw at 0, 0.5 and 1."""
-    base = {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
+    base = corner_base(coordinates)
     out, i = [], 0
     for corner in CORNERS:
         u = {**base, **{k: v for k, v in corner.items() if k in base}}
@@ -391,7 +416,7 @@ def corner_units(coordinates: tuple[str, ...]) -> list[dict[str, float]]:
 def searched_corners(coordinates: tuple[str, ...], keywords: tuple[str, ...] | None = None) -> list[dict[str, float]]:
     """Each searched keyword's draw (``u_<name>``, of ``keywords`` when given) at 0 and 1 (0.5 is the
     base), at the base corner and at mu_step = 10, T = 1."""
-    base = {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
+    base = corner_base(coordinates)
     out = []
     for name in coordinates:
         if name.startswith("u_") and (keywords is None or name[2:] in keywords):
@@ -486,15 +511,23 @@ def coordinate_moves(coordinates: tuple[str, ...], full_batch: bool = False,
                      cyclic: bool = False) -> dict[str, frozenset[str]]:
     """For each unit coordinate, the canonical quantities a change of it moves (read off the point map at
     two draws of that coordinate, the others at their corner base)."""
-    return dict(_coordinate_moves(tuple(coordinates), full_batch, cyclic))
+    return dict(_moves(tuple(coordinates), full_batch, cyclic))
 
 
 @functools.lru_cache(maxsize=64)
-def _coordinate_moves(coordinates: tuple[str, ...], full_batch: bool, cyclic: bool):
-    base = {name: CORNER_BASE.get(name, 0.5) for name in coordinates}
+def _moves(coordinates: tuple[str, ...], full_batch: bool, cyclic: bool, bases: int = 1,
+           values: tuple[float, ...] = (0.23, 0.77)):
+    """For each coordinate, the quantities that differ between the point map's points at ``values`` of it, from
+    the corner base and ``bases - 1`` seeded uniform points."""
+    rng = np.random.default_rng(20261127)
+    starts = [corner_base(coordinates)] + [dict(zip(coordinates, rng.random(len(coordinates)).tolist()))
+                                           for _ in range(bases - 1)]
     out = []
     for name in coordinates:
-        low = search_point({**base, name: 0.23}, full_batch, cyclic)
-        high = search_point({**base, name: 0.77}, full_batch, cyclic)
-        out.append((name, frozenset(k for k in low.keys() | high.keys() if low.get(k) != high.get(k))))
+        moved: set[str] = set()
+        for start in starts:
+            points = [search_point({**start, name: v}, full_batch, cyclic) for v in values]
+            keys = set().union(*points)
+            moved.update(k for k in keys if any(p.get(k) != points[0].get(k) for p in points[1:]))
+        out.append((name, frozenset(moved)))
     return tuple(out)

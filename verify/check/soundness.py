@@ -61,8 +61,8 @@ from verify.check import certify
 from verify.check import references as refs
 from verify.check.domain import (INTEGER_COORDINATES, OVERSHOOT, STRONG_CONTRACTION, TIGHT, Slack, admissible,
                                  admissible_canonical, assumption_slacks, canonical_points, coordinate_moves,
-                                 corner_units, l_unit, search_coordinates, search_point, search_strategy,
-                                 searched_corners, unit_names, with_steps)
+                                 corner_base, corner_units, drawn_coordinates, l_unit, search_coordinates,
+                                 search_point, search_strategy, searched_corners, unit_names, with_steps)
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.verdict import Obligation
 from verify.errors import InputError
@@ -97,6 +97,14 @@ class Budget:
 #: assumption evaluations (the point map and the assumptions' closed forms, no reference) one bisection
 #: may spend: the relative slack halves with the bracket, so 60 reach TIGHT from any unit bracket
 BISECTIONS = 60
+
+#: rejected draws in a row, before any draw was compared, after which a random run stops: then one in 20
+#: draws is admissible with confidence under 1% (0.95^90); hypothesis' own rule waits for 459 (a 1% rate)
+HOPELESS = 90
+
+
+class _Hopeless(BaseException):
+    """Ends a random run from inside its test: a BaseException, so hypothesis neither catches nor shrinks it."""
 
 
 @dataclass
@@ -560,13 +568,31 @@ class _Search:
                     out.append(moved)
         return out
 
+    def drawn(self) -> tuple[str, ...]:
+        """The unit coordinates the random phase draws: those that move a quantity the theorem, one of its
+        families' builders or their searched keywords' draws (``draw.reads``,
+        :func:`~verify.instances.registry.reads`) read (:func:`~verify.check.domain.drawn_coordinates`);
+        every coordinate when a draw does not say what it reads."""
+        read = set(self.theorem.parameters) | {"M"}  # M: a linear loss's smoothness comes from the point
+        for name in self.names:
+            family = refs.families()[name]
+            read |= set(refs.keywords(family))
+            for draw in (getattr(family, "searched", None) or {}).values():
+                if getattr(draw, "reads", None) is None:
+                    return self.coordinates
+                read |= draw.reads
+        return drawn_coordinates(self.coordinates, read, self.full, self.cyclic)
+
     def random(self, examples: int, seed: int, database, first: bool = True) -> None:
         """Hypothesis draws steered by ``target``; a violation is shrunk by hypothesis.  Not the ``first``
         run of a search: hypothesis' first draw, its simplest example (the same in every run, whatever the
-        seed), is skipped, as the first run compared it."""
+        seed), is skipped, as the first run compared it.  Only the coordinates that can change a comparison
+        are drawn (:meth:`drawn`; the others stay at their corner base).  A run stops early, as unsatisfiable,
+        once :data:`HOPELESS` draws in a row were rejected before any was compared."""
         self.record.phase = "random"
-        strategy = st.tuples(st.sampled_from(self.names), search_strategy(self.coordinates))
-        skip = [not first]
+        drawn, base = self.drawn(), corner_base(self.coordinates)
+        strategy = st.tuples(st.sampled_from(self.names), search_strategy(drawn))
+        skip, rejected, compared = [not first], [0], [0]
 
         @settings(max_examples=examples, deadline=None, database=database, derandomize=False,
                   suppress_health_check=list(HealthCheck),
@@ -578,10 +604,14 @@ class _Search:
             if skip[0]:
                 skip[0] = False
                 reject()
-            name, u = args
-            score, margin = self.evaluate(name, u)
+            name, values = args
+            score, margin = self.evaluate(name, {**base, **dict(zip(drawn, values))})
             if score is None:
+                rejected[0] += 1
+                if not compared[0] and rejected[0] >= HOPELESS:
+                    raise _Hopeless
                 reject()
+            compared[0] += 1
             target(float(np.clip(score, -1e300, 1e300)) if not math.isnan(score) else 0.0, label="ratio")
             if margin is not None:
                 raise AssertionError(f"violation with relative margin {margin!r}")
@@ -593,7 +623,7 @@ class _Search:
                 # only: byte-identical JSON for any cluster), so the warning says nothing here
                 warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
                 prop()
-        except (Unsatisfiable, AssertionError):
+        except (Unsatisfiable, AssertionError, _Hopeless):
             pass  # no admissible instance, or the failure hypothesis shrank: both are in ``record``
 
     def boundary(self) -> tuple[str, dict] | None:

@@ -23,7 +23,7 @@ from verify.instances.grid import (DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mix
                                    evolve_shuffled)
 from verify.instances.instance import PROFILES, BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile
-from verify.instances.registry import register_family
+from verify.instances.registry import reads, register_family
 from verify.privacy.rdp import sampled_gaussian_rdp
 from verify.setting import Setting, loss_classes
 from verify.validate import array, choice, finite, integer, nonnegative, positive, probability
@@ -921,6 +921,7 @@ def _adjacency(context) -> str:
     return str(adjacency)
 
 
+@reads("Delta")
 def draw_offset(u: float, context) -> float | None:
     """``offset = Delta u``: the differing record has gradient ``Delta u`` in D, ``Delta (u - 1)`` in D'.
 
@@ -933,6 +934,7 @@ def draw_offset(u: float, context) -> float | None:
     return float(context["Delta"]) * u
 
 
+@reads("n", "b")
 def draw_position(u: float, context) -> int | None:
     """Cyclic batches: the differing record in batch ``min(l - 1, floor(u l))`` of ``l = n/b``
     (u = 0 the first, u = 1 the last); None for other batchings (one position only)."""
@@ -945,6 +947,7 @@ def draw_position(u: float, context) -> int | None:
     return min(l - 1, int(math.floor(u * l)))
 
 
+@reads("D")
 def draw_x0(u: float, context) -> float | None:
     """The start of a projected walk on ``[-D/2, D/2]``: ``x0 = D (u - 1/2)`` (u = 1/2 the centre, the
     default; u = 0 or 1 a wall)."""
@@ -953,6 +956,7 @@ def draw_x0(u: float, context) -> float | None:
     return float(context["D"]) * (u - 0.5)
 
 
+@reads("T", "eta", "sigma", "m")
 def draw_init_var(u: float, context) -> float | None:
     """Gaussian start ``N(theta0, init_var I)``, only when the theorem asks for one (``init="gaussian"``).
 

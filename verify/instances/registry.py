@@ -34,6 +34,16 @@ COSTS = ("closed_form", "grid", "composition", "quadrature")
 Draw = Callable[[float, Mapping[str, object]], object]
 
 
+def reads(*names: str) -> Callable[[Draw], Draw]:
+    """Declare the point quantities a :data:`Draw` reads from its context (``draw.reads``): the soundness
+    search then draws only the unit coordinates that move them or what the theorem and the builders read.
+    A draw without the declaration is taken to read the whole point (every coordinate is drawn)."""
+    def mark(draw: Draw) -> Draw:
+        draw.reads = frozenset(names)
+        return draw
+    return mark
+
+
 @dataclass(frozen=True)
 class Family:
     """A parametric family of instances: ``build(**canonical params, **family keywords)``.
@@ -150,4 +160,4 @@ def family(name: str) -> Family:
         raise InputError(f"unknown family {name!r} (known: {', '.join(sorted(_REGISTRY))})", "family") from None
 
 
-__all__ = ["COSTS", "Draw", "FAMILIES", "Family", "family", "register_family"]
+__all__ = ["COSTS", "Draw", "FAMILIES", "Family", "family", "reads", "register_family"]
