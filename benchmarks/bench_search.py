@@ -7,8 +7,9 @@ assertions.
    cache's budget set to 0: every instance computes its own profile, as before issue 12) and once on.
    Each configuration runs in a fresh interpreter, so that neither inherits the other's caches;
    reported: CPU seconds (``time.process_time`` around the checks, imports excluded), exact
-   comparisons (the soundness examples compared), their ratio, the cache's counts, and whether the
-   two runs gave byte-identical verdicts (``Verdict.to_json``).
+   comparisons (the soundness examples compared), their ratio, the cache's counts, the random phase's
+   draws (compared, rejected) and its CPU time split into hypothesis' own and the evaluations', and
+   whether the two runs gave byte-identical verdicts (``Verdict.to_json``).
 2. Peak memory: each theorem of ``--heavy`` (default bu2020/thm3, bok2024/thm4.9, bok2024/thm4.10)
    checked alone with ``--profile full`` in a fresh interpreter under an address-space limit
    (``--memory-limit``, GB; beyond it the child fails with MemoryError instead of taking the machine),
@@ -72,16 +73,48 @@ def _comparisons(verdicts) -> int:
                if o.name == "soundness" and o.data is not None and hasattr(o.data, "examples"))
 
 
+def _watch_random_phase() -> dict:
+    """Count the random phase's draws and split its CPU time into hypothesis' own and the evaluations
+    (wrapping ``_Search.random`` and ``_Search.evaluate``; an empty dict on a tree without them)."""
+    try:
+        from verify.check.soundness import _Search
+    except ImportError:
+        return {}
+    if not (hasattr(_Search, "random") and hasattr(_Search, "evaluate")):
+        return {}
+    seen = {"seconds": 0.0, "evaluating": 0.0, "compared": 0, "rejected": 0}
+    random, evaluate = _Search.random, _Search.evaluate
+
+    def timed_random(self, *args, **kwargs):
+        start = time.process_time()
+        try:
+            return random(self, *args, **kwargs)
+        finally:
+            seen["seconds"] += time.process_time() - start
+
+    def timed_evaluate(self, name, u):
+        start = time.process_time()
+        score, margin = evaluate(self, name, u)
+        if self.record.phase == "random":
+            seen["evaluating"] += time.process_time() - start
+            seen["compared" if score is not None else "rejected"] += 1
+        return score, margin
+
+    _Search.random, _Search.evaluate = timed_random, timed_evaluate
+    return seen
+
+
 def child_search(cache: bool, profile_name: str) -> dict:
     import theorems
     from verify.check.engine import check_all, profile
 
     cached = _set_cache(cache)
+    random_phase = _watch_random_phase()
     records = theorems.all()
     start = time.process_time()
     verdicts = check_all(records, theorems.get, profile(profile_name), seed=0)
     cpu = time.process_time() - start
-    return {"cpu": cpu, "comparisons": _comparisons(verdicts), "theorems": len(verdicts),
+    return {"cpu": cpu, "comparisons": _comparisons(verdicts), "theorems": len(verdicts), "random": random_phase,
             "digest": _digest(verdicts), "cache": None if cached is None else cached[0].stats(),
             "instances": None if cached is None else cached[1].stats(),
             "plds": None if cached is None or not hasattr(cached[2], "stats") else cached[2].stats(),
@@ -201,6 +234,11 @@ def search(trees: list[tuple[str, Path]], profile_name: str) -> None:
                     q = r["plds"]
                     cache_note += (f"; PLDs: {q['hits']} hits, {q['misses']} built, {q['evictions']} evicted, "
                                    f"{q['bytes'] / 2**20:.0f} MB held")
+            if r.get("random"):
+                d = r["random"]
+                cache_note += (f"\n{'':41s}random phase: {d['seconds']:.1f} s, of which hypothesis' own "
+                               f"{d['seconds'] - d['evaluating']:.1f} s; draws compared {d['compared']}, "
+                               f"rejected {d['rejected']}")
             print(f"   {name:38s} {r['cpu']:7.1f} s CPU  {r['comparisons']:5d} comparisons  "
                   f"{r['comparisons'] / r['cpu']:6.2f} per CPU s  peak {r['maxrss_mb']:.0f} MB  "
                   f"verdicts {r['digest']}{cache_note}")

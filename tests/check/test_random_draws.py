@@ -132,8 +132,8 @@ def test_a_drawn_coordinate_does_move_what_is_read():
 
 
 def test_the_coordinates_left_out_stay_at_the_corner_base(monkeypatch):
-    search_ids = "bok2024/thm4.2"
-    theorem = theorems.get(search_ids)
+    theorem_id = "bok2024/thm4.2"
+    theorem = theorems.get(theorem_id)
     seen = []
     original = _Search.evaluate
 
@@ -145,7 +145,8 @@ def test_the_coordinates_left_out_stay_at_the_corner_base(monkeypatch):
     monkeypatch.setattr(_Search, "evaluate", evaluate)
     sound, _ = soundness(theorem, seed=0, budget=QUICK)
     assert sound.status == "passed" and seen
-    left_out = [name for name in _search(search_ids).coordinates if name not in _search(search_ids).drawn()]
+    search = _search(theorem_id)
+    left_out = [name for name in search.coordinates if name not in search.drawn()]
     for u in seen:
         assert all(u[name] == CORNER_BASE.get(name, 0.5) for name in left_out)
     # the drawn ones do vary
