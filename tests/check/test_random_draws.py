@@ -39,7 +39,7 @@ def _search(theorem_id: str) -> _Search:
 def _read(search: _Search) -> set[str]:
     """What a comparison on this theorem reads of a point: its parameters, its families' build keywords and
     what their searched draws read (checked below), M (a linear loss's smoothness)."""
-    read = set(search.theorem.parameters) | {"M"}
+    read = set(search.theorem.parameters) | {"M"}  # instance_params takes a linear loss's M from the point
     for name in search.names:
         family = refs.families()[name]
         read |= set(refs.keywords(family))
@@ -190,3 +190,23 @@ def test_a_rare_admissible_region_is_still_found(monkeypatch, fresh_caches):
     sound, _ = soundness(_planted(Assumption(mu_step >= 3, "mu_step >= 3")), seed=0, budget=QUICK)
     assert counts[("random", True)] >= QUICK.random // 2
     assert sound.status == "passed"
+
+
+def test_a_draw_declares_what_it_reads_by_name():
+    from verify.errors import InputError
+    from verify.instances.registry import reads
+
+    assert reads("Delta", "n")(lambda u, context: None).reads == {"Delta", "n"}
+    for bad in ((3,), ("",), ("Delta", None)):
+        with pytest.raises(InputError, match="reads point quantities by name"):
+            reads(*bad)
+    # a declaration set by hand is checked when the family is made (a string would read its letters)
+    family = refs.families()["quadratic_chain"]
+    keyword = next(iter(family.searched))
+
+    def draw(u, context):
+        return None
+
+    draw.reads = "Delta"
+    with pytest.raises(InputError, match="reads point quantities by name"):
+        dataclasses.replace(family, searched={**family.searched, keyword: draw})

@@ -51,8 +51,13 @@ def why_not_applicable(theorem: Theorem, instance) -> str | None:
 OPTIONAL = frozenset({"d", "p_decay"})  # p_decay: a decaying step schedule only for theorems about one
 
 
+#: what :func:`instance_params` reads of the point itself (besides what the instance was built from)
+POINT_READS = frozenset({"M"})
+
+
 def instance_params(instance, point: Mapping[str, float]) -> dict[str, float]:
-    """The instance's own constants; a linear loss is M-smooth for every M > 0, so M comes from the point."""
+    """The instance's own constants; a linear loss is M-smooth for every M > 0, so M comes from the point
+    (:data:`POINT_READS`)."""
     params = dict(instance.params())
     if "M" not in params and "linear" in instance.loss_classes and "M" in point:
         params["M"] = float(point["M"])

@@ -573,7 +573,7 @@ class _Search:
         families' builders or their searched keywords' draws (``draw.reads``,
         :func:`~verify.instances.registry.reads`) read (:func:`~verify.check.domain.drawn_coordinates`);
         every coordinate when a draw does not say what it reads."""
-        read = set(self.theorem.parameters) | {"M"}  # M: a linear loss's smoothness comes from the point
+        read = set(self.theorem.parameters) | refs.POINT_READS
         for name in self.names:
             family = refs.families()[name]
             read |= set(refs.keywords(family))

@@ -38,10 +38,20 @@ def reads(*names: str) -> Callable[[Draw], Draw]:
     """Declare the point quantities a :data:`Draw` reads from its context (``draw.reads``): the soundness
     search then draws only the unit coordinates that move them or what the theorem and the builders read.
     A draw without the declaration is taken to read the whole point (every coordinate is drawn)."""
+    checked = _read_names(names, "reads")
+
     def mark(draw: Draw) -> Draw:
-        draw.reads = frozenset(names)
+        draw.reads = checked
         return draw
     return mark
+
+
+def _read_names(names, where: str) -> frozenset[str]:
+    """``names`` as the frozenset of point quantities a draw reads; InputError unless they are names (strings)."""
+    if isinstance(names, str) or not all(isinstance(n, str) and n for n in names):
+        raise InputError(f"a draw reads point quantities by name (non-empty strings), got {names!r}", "reads",
+                         where)
+    return frozenset(names)
 
 
 @dataclass(frozen=True)
@@ -79,6 +89,8 @@ class Family:
                                  f"{', '.join(self.parameters)})", "searched", where)
             if not callable(draw):
                 raise InputError(f"the draw of searched keyword {name!r} is not callable", "searched", where)
+            if getattr(draw, "reads", None) is not None:
+                _read_names(draw.reads, where)
         object.__setattr__(self, "searched", MappingProxyType(dict(self.searched)))
 
     def __getstate__(self) -> dict:
