@@ -46,3 +46,23 @@ def test_a_variable_added_by_another_module_changes_no_draw_of_a_theorem_that_do
     assert _Search(theorem, [], Record(), Budget()).coordinates == before_coordinates
     assert [{k: v for k, v in p.items() if k != "zz_added"} for p in after_points] == before_points
     assert all("zz_added" in p for p in after_points)
+
+
+def test_an_obligation_runs_on_one_blas_thread_and_the_pool_is_restored():
+    """Every obligation runs with one BLAS thread, as in a cluster worker, whatever the process had: the same
+    summation order of a product wherever it runs (and no spinning second thread)."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from verify.check import engine
+
+    blas = lambda: [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas()
+        inside = engine._guard(blas)
+        after = blas()
+    assert inside and set(inside) == {1}
+    assert after == before
+    # an error inside is still an inconclusive outcome, and the pool is restored after it too
+    with threadpool_limits(limits=2, user_api="blas"):
+        outcome = engine._guard(lambda: 1 / 0)
+        assert outcome.status == "inconclusive" and blas() == before

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
+
+from threadpoolctl import ThreadpoolController
 
 from verify.check import symbolic
 from verify.check.audit import audit_obligation
@@ -222,10 +225,23 @@ def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Prof
                             for o in check_unit(theorem, lookup, prof, seed, unit, database)])
 
 
+@functools.lru_cache(maxsize=1)
+def _blas() -> ThreadpoolController:
+    """The native thread pools (BLAS, OpenMP), found once per process (a limit then costs ~15 us)."""
+    return ThreadpoolController()
+
+
 def _guard(step):
-    """Run an obligation; an internal error becomes an inconclusive outcome, never a crash or a pass."""
+    """Run an obligation; an internal error becomes an inconclusive outcome, never a crash or a pass.
+
+    With one BLAS thread: parallelism comes from processes (the cluster's workers, one thread each), and an
+    obligation's products are small (vector-matrix steps of a 1-D grid): a second thread only spins, 2-3% more
+    CPU in one process and no time saved.  The same thread count in process and in a worker (forked with its
+    parent's BLAS pool, which the cluster's ``OPENBLAS_NUM_THREADS=1`` no longer reaches) also keeps the sums
+    of a product in one order, whichever runs it."""
     try:
-        return step()
+        with _blas().limit(limits=1):
+            return step()
     except Exception as exc:  # noqa: BLE001 - reported, and never counted as a pass
         name = getattr(step, "__name__", "obligation")
         return Obligation("internal-error", "inconclusive", f"{type(exc).__name__}: {exc}".splitlines()[0][:300],
