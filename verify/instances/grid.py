@@ -42,7 +42,9 @@ from typing import Callable, Sequence, Union
 
 import numpy as np
 import scipy.fft as sfft
-from scipy.special import log_ndtr, logsumexp, ndtr
+from scipy.special import log_ndtr, ndtr
+
+from verify.logspace import logsumexp
 
 from verify.errors import InputError
 

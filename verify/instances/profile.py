@@ -25,11 +25,12 @@ import functools
 from typing import Callable, Literal
 
 import numpy as np
-from scipy.special import log_ndtr, logsumexp
+from scipy.special import log_ndtr
 
 from verify import validate
 from verify.errors import InputError
 from verify.instances.grid import normal_mass
+from verify.logspace import logsumexp
 from verify.privacy.gaussian import gdp_delta, gdp_eps, tradeoff_gaussian
 from verify.privacy.notions import invert_delta
 from verify.privacy.pld import Composition

@@ -37,12 +37,13 @@ import dataclasses
 import math
 
 import numpy as np
-from scipy.special import log_ndtr, logsumexp
+from scipy.special import log_ndtr
 
 from verify.errors import InputError
 from verify.instances.chain import QuadraticRun, one_minus_power
 from verify.instances.grid import DENSE_MAX_CELLS, IntervalGrid, Mixture
 from verify.instances.instance import Instance, RunDescription
+from verify.logspace import logsumexp
 from verify.instances.registry import register_family
 from verify.setting import Setting, loss_classes
 from verify.validate import choice, finite, integer, positive

@@ -36,6 +36,7 @@ from numpy.typing import ArrayLike
 from verify import validate
 from verify.errors import InputError
 from verify.lazy import OnFirstUse
+from verify.logspace import logsumexp
 from verify.privacy.gaussian import _norm_logcdf, _numeric, _result
 
 special = OnFirstUse("scipy.special", globals(), "special")  # imported at its first use (start-up)
@@ -181,7 +182,7 @@ def _log_binomial_excess(q: np.ndarray, sigma: np.ndarray, alpha: int) -> np.nda
     c = (k * k - k) / (2.0 * sigma[None, :] ** 2)
     log_expm1 = c + np.log(-np.expm1(-c))  # log(e^c - 1), c > 0
     terms = log_comb + (alpha - k) * np.log1p(-q[None, :]) + k * np.log(q[None, :]) + log_expm1
-    return special.logsumexp(terms, axis=0)
+    return logsumexp(terms, axis=0)
 
 
 def _sandwiched(q: np.ndarray, s: np.ndarray, alpha: np.ndarray, direction: str) -> tuple[np.ndarray, np.ndarray]:
