@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
-from verify.instances.grid import IntervalGrid, Mixture, _logaddexp_as_logsumexp, _step_product, evolve_shuffled
+from verify.instances.grid import (IntervalGrid, Mixture, _convolve_band, _logaddexp_as_logsumexp, _step_product,
+                                   _toeplitz_blocks, evolve_shuffled)
 
 
 def _rows_matrix(grid, mx, s):
@@ -14,7 +15,7 @@ def _rows_matrix(grid, mx, s):
     return sum(w * grid.row(grid.support + c, s) for w, c in zip(mx.weights, mx.displacements))
 
 
-@pytest.mark.parametrize("cells,s", [(64, 0.5), (300, 0.02), (700, 0.004)])
+@pytest.mark.parametrize("cells,s", [(64, 0.5), (256, 0.1), (300, 0.02), (700, 0.004)])
 def test_a_translation_step_is_the_product_with_its_matrix_in_the_tails_too(cells, s):
     """Narrow noise puts entries at every scale down to the smallest double (and exact zeros beyond the
     kernel's band): the product agrees to 1e-12 relative wherever it is a normal double (both are sums of
@@ -41,6 +42,24 @@ def test_a_translation_step_is_the_product_with_its_matrix_in_the_tails_too(cell
         if s < 0.1:
             assert np.any((ref > 0) & (ref < 1e-200))  # the deep tail was exercised
         np.testing.assert_allclose(out.sum(axis=1), rows.sum(axis=1), rtol=1e-12)  # a stochastic matrix
+
+
+def test_blocks_of_a_whole_kernel_give_each_rows_convolution():
+    """Several rows against a kernel without zeros go through blocks of its Toeplitz matrix (one BLAS product):
+    the convolution of each row, to the round-off of a sum of non-negative terms, at every scale down to the
+    subnormals (a kernel whose far end is e^-714, rows spanning 600 orders of magnitude)."""
+    rng = np.random.default_rng(5)
+    for cells in (8, 64, 256, 2048):
+        offsets = np.arange(-(cells - 1), cells) / cells
+        kern = np.exp(-0.5 * ((offsets - 0.02) / 0.027) ** 2)  # down to e^-714 at the far end: no zeros
+        assert kern.min() > 0
+        rows = np.exp(-rng.random((3, cells)) * 1400.0)
+        blocks = _toeplitz_blocks(kern, cells)
+        got = np.matmul(rows, blocks).transpose(1, 0, 2).reshape(3, cells)
+        ref = np.stack([_convolve_band(x, kern) for x in rows])
+        ok = ref > 1e-290
+        assert np.all(np.abs(got - ref)[ok] <= 1e-12 * ref[ok]) and np.all(np.abs(got - ref)[~ok] <= 1e-290)
+    assert _toeplitz_blocks(np.ones(25), 13) is None  # no block width divides 13: row by row
 
 
 def test_a_map_step_is_its_dense_product():

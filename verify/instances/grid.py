@@ -332,6 +332,30 @@ def _convolve_band(cells: np.ndarray, kern: np.ndarray) -> np.ndarray:
     return out
 
 
+#: outputs per block of :func:`_toeplitz_blocks` (its ``2 C`` by ``TOEPLITZ_BLOCK`` window matrix, 2 MB at C = 2048,
+#: stays in cache, where the full ``C`` by ``C`` Toeplitz matrix, 32 MB, is read from memory)
+TOEPLITZ_BLOCK = 64
+
+
+def _toeplitz_blocks(kern: np.ndarray, C: int) -> np.ndarray | None:
+    """The cell-to-cell product of a whole kernel (offsets ``-(C-1)..C-1``) as ``C / b`` blocks of ``b`` outputs,
+    ``W[i][m, p] = kern[i b + p - m + C - 1]`` (shape ``(C/b, C, b)``, a strided view of one ``2C`` by ``b``
+    array of windows): ``rows @ W`` gives, block by block, what :func:`_convolve_band` gives row by row, the same
+    non-negative products summed by BLAS in another order.  Several rows share each read of a block; None when
+    no block width divides ``C``."""
+    width = next((b for b in (TOEPLITZ_BLOCK, 32, 16, 8) if C % b == 0), None)
+    if width is None:
+        return None
+    # windows[r, p] = kern[r + p] for r < 2C - 1 (the last window padded with zeros), rows reversed so that
+    # W[i][m] = windows[(i b + C - 1) - m] walks forward in m
+    padded = np.concatenate([kern, np.zeros(width)])
+    windows = np.lib.stride_tricks.sliding_window_view(padded, width)[:2 * C][::-1].copy()
+    start = windows.shape[0] - C  # the row of W[0][0]: windows[C - 1] read backwards
+    row, col = windows.strides
+    return np.lib.stride_tricks.as_strided(windows[start:], shape=(C // width, C, width),
+                                           strides=(-width * row, row, col), writeable=False)
+
+
 def _distinct(grid: IntervalGrid, schedules, build) -> list[list[np.ndarray]]:
     """``build(mx)`` for every mixture of ``schedules``, computed once per distinct step (equal weights
     and equal destinations of every support point), e.g. the l - 1 record-free batches of a cycle."""
@@ -360,11 +384,18 @@ def _step_product(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[n
         matrix = grid.dense(mixture, s)
         return lambda rows: rows @ matrix
     kern, fold_lo, fold_hi, atoms = grid.translation_step(mixture, s)
+    C = grid.cells
+    # a kernel without zeros: several rows at once by blocks of its Toeplitz matrix (the shuffled engine moves the
+    # unused and used rows of D and D' by the same step); a banded one, or one row, by the convolution of its band
+    blocks = _toeplitz_blocks(kern, C) if kern[0] > 0 and kern[-1] > 0 else None
 
     def product(rows: np.ndarray) -> np.ndarray:
         cells = rows[:, 1:-1]
         out = rows[:, :1] * atoms[0] + rows[:, -1:] * atoms[1]
-        out[:, 1:-1] += np.stack([_convolve_band(x, kern) for x in cells])
+        if blocks is not None and len(cells) > 1:
+            out[:, 1:-1] += np.matmul(cells, blocks).transpose(1, 0, 2).reshape(len(cells), C)
+        else:
+            out[:, 1:-1] += np.stack([_convolve_band(x, kern) for x in cells])
         out[:, 0] += cells @ fold_lo
         out[:, -1] += cells @ fold_hi
         return out
