@@ -222,3 +222,24 @@ def test_a_grid_at_mu_30_states_a_renyi_error_covering_its_true_error():
     assert query is not None and math.isfinite(value)
     assert abs(value - 900.0) <= query()
     assert abs(value - 900.0) > refs.profile_tolerance(profile) * 900.0  # what the relative tolerance misses
+
+
+def test_a_pld_reference_states_its_discretisation_error_for_the_query():
+    """Bu et al.'s worst case at a small sampling rate over thousands of steps (q = 0.0043, mu = 0.77): the
+    pessimistic PLD's eps(1e-5) at the default interval lies above the exact value by far more than the
+    comparisons' relative floor; the error the engine certifies with covers its distance to a PLD four times
+    finer (an independent, closer value from the same construction), and nothing is asked of closed forms."""
+    from verify.instances import FAMILIES
+    from verify.privacy.notions import EPS_DELTA, RDP
+    from verify.privacy.pld import Composition
+
+    n, b, T = 3750, 16, 3516  # q = 0.004267, z = b sigma / Delta = 1.3: mu = 0.769 per step
+    profile = FAMILIES["dpsgd_worst_step"].build(n=n, b=b, eta=1.0, sigma=1.3 / b, T=T, Delta=1.0).profile()
+    value = EPS_DELTA.exact(profile, 1e-5)
+    finer = float(Composition.subsampled_gaussian(b / n, 1.0 / 1.3, T, value_discretization_interval=2.5e-5).eps(1e-5))
+    query = refs.query_error(profile, EPS_DELTA, 1e-5)
+    assert query is not None
+    assert finer < value  # pessimistic: a coarser interval lies above
+    assert value - finer <= query()
+    assert value - finer > refs.profile_tolerance(profile) * value  # what the relative floor alone misses
+    assert refs.query_error(profile, RDP, 2.0)() == refs.ROUNDING_FLOOR  # Rényi by additivity: a closed form
