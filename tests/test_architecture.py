@@ -22,7 +22,7 @@ PACKAGES = ("verify", "theorems")
 
 #: module prefix -> layer; the longest matching prefix wins
 LAYERS: dict[str, int] = {
-    "verify.errors": 0, "verify.validate": 0, "verify.cache": 0, "verify.lazy": 0,
+    "verify.errors": 0, "verify.validate": 0, "verify.cache": 0, "verify.lazy": 0, "verify.logspace": 0,
     "verify.privacy": 1,
     "verify.vocabulary": 2, "verify.setting": 2, "verify.theorem": 2, "theorems": 2,
     "verify.instances": 3,
@@ -31,7 +31,7 @@ LAYERS: dict[str, int] = {
     "verify.report": 6, "verify.account": 6,
     "verify.commands": 7, "verify.cli": 7, "verify.__main__": 7, "verify": 7,
 }
-LAYER_NAMES = ("errors/validate", "privacy", "vocabulary/setting/theorem/theorems", "instances", "simulate",
+LAYER_NAMES = ("errors/validate/logspace", "privacy", "vocabulary/setting/theorem/theorems", "instances", "simulate",
                "check", "report/account", "commands")
 
 #: third-party packages that are optional (GPU array backends, Opacus for comparisons): a module may
