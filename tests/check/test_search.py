@@ -183,3 +183,26 @@ def test_the_new_evidence_reads_back_from_its_json():
                               replay=("verify eval x",), constant=None)
     assert SoundnessChecked.from_json(json.loads(json.dumps(record.to_json()))) == record
     assert SoundnessChecked.from_json({"examples": 3}) == SoundnessChecked(3)
+
+
+def test_a_theorem_compared_on_its_kept_examples_only_is_not_verified():
+    """Its one kept example holds, but no instance the search drew or built was admissible (Altschuler and
+    Talwar's lower bound needs T >= 0.75 D n / (L eta), far beyond the steps the search gives a grid): the
+    assumption class is not explored, so soundness is inconclusive and says why; the same record with one
+    comparison of the search's own passes."""
+    from verify.check.soundness import Record, _soundness
+
+    theorem = theorems.get("altschuler2022/thm4.1")
+    replay_only = Record(examples=1, families={"at22_thm41"},
+                         budget={"replayed": 1, "corners": 0, "random": 0, "boundary": 0, "guided": 0})
+    outcome = _soundness(theorem, ["at22_thm41"], replay_only)
+    assert outcome.status == "inconclusive"
+    assert "only its kept example could be compared" in outcome.detail
+    searched = Record(examples=2, families={"at22_thm41"},
+                      budget={"replayed": 1, "corners": 0, "random": 1, "boundary": 0, "guided": 0})
+    assert _soundness(theorem, ["at22_thm41"], searched).status == "passed"
+
+
+def test_altschuler_talwar_lower_bound_is_inconclusive_in_the_quick_run(fresh_caches):
+    sound, _ = soundness(theorems.get("altschuler2022/thm4.1"), examples=4, seed=0)
+    assert sound.status == "inconclusive" and sound.data is not None and sound.data.examples == 1

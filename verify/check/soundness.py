@@ -1085,10 +1085,14 @@ def _soundness(theorem: Theorem, names: list[str], record: Record) -> Obligation
 
 
 def _evidence_gap(theorem: Theorem, record: Record) -> str | None:
-    """What the compared instances leave unchecked of the theorem's claim (None: nothing): every iterate,
-    when only last iterates of several steps were compared; a concrete adjacency the theorem claims
-    (``"any"``: both) that no evidence reached."""
+    """What the compared instances leave unchecked of the theorem's claim (None: nothing): anything beyond its
+    kept examples, when the search compared no instance of its own; every iterate, when only last iterates of
+    several steps were compared; a concrete adjacency the theorem claims (``"any"``: both) that no evidence
+    reached."""
     gaps = []
+    if record.examples and record.budget.get("replayed", 0) >= record.examples:
+        gaps.append(f"only its kept example{'s' if record.examples > 1 else ''} could be compared: no instance the "
+                    f"search drew or built was admissible, so its assumption class was not explored")
     if record.refute_only and not record.multi_step:
         gaps.append(f"only last iterates were compared on runs of more than one step ({record.refute_only}: "
                     f"{record.reasons['refute-only']}), never every iterate")
