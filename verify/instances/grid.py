@@ -44,9 +44,8 @@ import numpy as np
 import scipy.fft as sfft
 from scipy.special import log_ndtr, ndtr
 
-from verify.logspace import logsumexp
-
 from verify.errors import InputError
+from verify.logspace import logsumexp
 
 Displacement = Union[float, Callable[[np.ndarray], np.ndarray]]
 
@@ -385,15 +384,19 @@ def _step_product(grid: IntervalGrid, mixture: Mixture, s: float) -> Callable[[n
         return lambda rows: rows @ matrix
     kern, fold_lo, fold_hi, atoms = grid.translation_step(mixture, s)
     C = grid.cells
-    # a kernel without zeros: several rows at once by blocks of its Toeplitz matrix (the shuffled engine moves the
-    # unused and used rows of D and D' by the same step); a banded one, or one row, by the convolution of its band
-    blocks = _toeplitz_blocks(kern, C) if kern[0] > 0 and kern[-1] > 0 else None
+
+    @functools.cache
+    def blocks() -> np.ndarray | None:
+        """A kernel without zeros moves several rows at once by blocks of its Toeplitz matrix (the shuffled
+        engine moves the unused and used rows of D and D' by the same step), made at its first such product; a
+        banded kernel, or one row, goes by the convolution of its band."""
+        return _toeplitz_blocks(kern, C) if kern[0] > 0 and kern[-1] > 0 else None
 
     def product(rows: np.ndarray) -> np.ndarray:
         cells = rows[:, 1:-1]
         out = rows[:, :1] * atoms[0] + rows[:, -1:] * atoms[1]
-        if blocks is not None and len(cells) > 1:
-            out[:, 1:-1] += np.matmul(cells, blocks).transpose(1, 0, 2).reshape(len(cells), C)
+        if len(cells) > 1 and blocks() is not None:
+            out[:, 1:-1] += np.matmul(cells, blocks()).transpose(1, 0, 2).reshape(len(cells), C)
         else:
             out[:, 1:-1] += np.stack([_convolve_band(x, kern) for x in cells])
         out[:, 0] += cells @ fold_lo

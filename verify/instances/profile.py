@@ -21,6 +21,7 @@ probability vectors on a common finite support, computed exactly in log space) a
 from __future__ import annotations
 
 import abc
+import copy
 import functools
 from typing import Callable, Literal
 
@@ -92,6 +93,21 @@ def _scalar(x: np.ndarray):
 # ---------------------------------------------------------------------------------------------------
 # The interface
 # ---------------------------------------------------------------------------------------------------
+
+
+#: the quantities a profile states the error of (``error_of``)
+_QUANTITIES = ("renyi", "delta", "eps", "tradeoff")
+
+
+def _check_quantity(name: str) -> None:
+    if name not in _QUANTITIES:
+        raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
+
+
+def _refinement_gap(fine: np.ndarray, rough: np.ndarray) -> np.ndarray:
+    """``|fine - rough|``, 0 where both are infinite (a divergence infinite at either resolution)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isinf(fine) & np.isinf(rough), 0.0, np.abs(fine - rough))
 
 
 class PrivacyProfile(abc.ABC):
@@ -622,8 +638,7 @@ class DiscreteProfile(PrivacyProfile):
         bound (:meth:`_delta_bound`) adds that bound (or ``LINEAR_EPS_WIDTH``) instead, the fine and the coarse
         one; the estimate of eps for a pair whose log masses are needed is theirs.
         """
-        if name not in ("renyi", "delta", "eps", "tradeoff"):
-            raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
+        _check_quantity(name)
         fine = np.asarray(self.delta(*args, **kwargs), dtype=float) if name == "delta" else None
         exact = self._exact(strict=name == "renyi") if fine is None or self._answered_exactly() else None
         if exact is not None:  # the log masses have no floored cells: the refinement estimate only
@@ -647,9 +662,7 @@ class DiscreteProfile(PrivacyProfile):
         answers = {id(self): fine}
         for other in others:
             rough = answers[id(other)] = np.asarray(getattr(other, name)(*args, **kwargs), dtype=float)
-            with np.errstate(invalid="ignore"):
-                diff = np.abs(fine - rough)
-            total = total + np.where(np.isinf(fine) & np.isinf(rough), 0.0, diff)
+            total = total + _refinement_gap(fine, rough)
         for prof in (self, self.coarse):  # a linear answer within its bound of the log masses' one: add it
             if prof is not None and name in ("delta", "eps") and prof._answered_by_bound():
                 if name == "delta":
@@ -699,8 +712,7 @@ class DiscreteProfile(PrivacyProfile):
         """
         if self.coarse is None:
             raise InputError("extrapolate needs a coarse companion profile", "coarse")
-        if name not in ("renyi", "delta", "eps", "tradeoff"):
-            raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
+        _check_quantity(name)
         fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
         rough = np.asarray(getattr(self.coarse, name)(*args, **kwargs), dtype=float)
         return _scalar((4 * fine - rough) / 3)
@@ -751,6 +763,7 @@ class CompositionProfile(PrivacyProfile):
         self.renyi_fn = renyi_fn
         self.error = float(error)
         self.mu = float(np.sqrt(T) * mu) if p == 1 else None
+        self._coarse: CompositionProfile | None = None  # the refinement companion (:meth:`error_of`)
 
     def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
         if self.renyi_fn is None:
@@ -797,22 +810,19 @@ class CompositionProfile(PrivacyProfile):
         relatively), where the comparisons' floor of 1e-6 alone would let a violation be certified on the
         discretisation's own excess (:func:`verify.check.references.query_error` asks this estimate before
         certifying one)."""
-        if name not in ("renyi", "delta", "eps", "tradeoff"):
-            raise InputError(f"name must be renyi, delta, eps or tradeoff, got {name!r}", "name")
+        _check_quantity(name)
         if self.composition is None or name == "renyi":
             return 0.0
-        if getattr(self, "_coarse", None) is None:
-            coarse = object.__new__(CompositionProfile)
-            coarse.__dict__.update(self.__dict__)
+        if self._coarse is None:  # the same composition at twice the interval, built on the first estimate
+            coarse = copy.copy(self)
             coarse.composition = Composition.subsampled_gaussian(
                 self.p, self.step_mu, self.T, sampling=self.sampling, adjacency=self.adjacency,
                 value_discretization_interval=2.0 * self.composition.interval)
             self._coarse = coarse
         fine = np.asarray(getattr(self, name)(*args, **kwargs), dtype=float)
         rough = np.asarray(getattr(self._coarse, name)(*args, **kwargs), dtype=float)
-        with np.errstate(invalid="ignore"):
-            diff = np.where(np.isinf(fine) & np.isinf(rough), 0.0, np.abs(fine - rough))
-        return float(np.max(diff)) if diff.size else 0.0
+        gap = _refinement_gap(fine, rough)
+        return float(np.max(gap)) if gap.size else 0.0
 
     def __repr__(self) -> str:
         return f"CompositionProfile(p={self.p}, mu={self.step_mu}, T={self.T})"

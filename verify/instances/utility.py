@@ -43,8 +43,8 @@ from verify.errors import InputError
 from verify.instances.chain import QuadraticRun, one_minus_power
 from verify.instances.grid import DENSE_MAX_CELLS, IntervalGrid, Mixture
 from verify.instances.instance import Instance, RunDescription
-from verify.logspace import logsumexp
 from verify.instances.registry import register_family
+from verify.logspace import logsumexp
 from verify.setting import Setting, loss_classes
 from verify.validate import choice, finite, integer, positive
 
