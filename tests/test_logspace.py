@@ -49,3 +49,12 @@ def test_empty_and_scalar_as_scipy():
     assert _same(logsumexp(np.zeros((0,))), scipy_logsumexp(np.zeros((0,))))
     assert _same(logsumexp(np.zeros((2, 0)), axis=1), scipy_logsumexp(np.zeros((2, 0)), axis=1))
     assert _same(logsumexp(3.5), scipy_logsumexp(3.5))
+
+
+@pytest.mark.parametrize("bad", [["a", "b"], [1 + 2j, 0.0], None, [object()]])
+def test_anything_but_real_numbers_is_refused_by_name(bad):
+    from verify.errors import InputError
+
+    with pytest.raises(InputError, match="real numbers") as err:
+        logsumexp(bad)
+    assert err.value.parameter == "a"

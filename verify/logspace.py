@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from verify.errors import InputError
+
 __all__ = ["logsumexp"]
 
 
@@ -19,8 +21,12 @@ def logsumexp(a: ArrayLike, axis: int | tuple[int, ...] | None = None) -> np.nda
     factored out and its ties counted apart (``log1p(s / m) + log(m) + max``, ``s`` the sum of the other
     shifted exponentials, ``m`` the number of maxima; Blanchard, Higham, Higham 2021), and where that is not
     finite (every term ``-inf``, a ``+inf`` or a NaN) ``log(sum(exp(a)))`` directly.  A 0-d result is a
-    numpy scalar, as scipy's."""
-    a = np.asarray(a, dtype=float)
+    numpy scalar, as scipy's.  Anything but real numbers (strings, complex, None) is refused (InputError naming
+    ``a``)."""
+    a = np.asarray(a)
+    if a.dtype.kind not in "biuf":
+        raise InputError(f"logsumexp needs real numbers, got an array of dtype {a.dtype}", "a")
+    a = a.astype(float, copy=False)
     if a.ndim == 0:
         a = a.reshape(1)
     if a.size == 0:  # scipy's answer for an empty sum (-inf over the reduced shape)
