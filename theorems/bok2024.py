@@ -480,7 +480,10 @@ THM_C_16_B = Theorem(
     setting=Setting(batches="cyclic", loss="linear", constraint="bounded", adjacency="replace", init="fixed"),
     bound=1 / sigma * sp.sqrt(Delta * D / (b * l * eta)),
     assumptions=(Assumption(T >= D * b * l / (eta * Delta), "T >= D b l/(eta Delta) ('for all large T': drift "
-                            "eta Delta/b once per epoch of l steps)"),),
+                            "eta Delta/b once per epoch of l steps)"),
+                 Assumption(sp.Eq(T, l * E), "whole epochs, T = l E (NoisyCGD runs E epochs; in a partial last epoch the "
+                                    "record of the last batch was last used up to l - 1 steps before the end, and "
+                                    "a walk whose noise dwarfs D forgets it: exact mu 0)")),
     claims=(Claim("witness", value="bok_c16", text="the construction of Theorem C.16, differing record in the "
                   "last batch"),),
     errata=(_C16_LOST,),

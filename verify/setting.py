@@ -26,16 +26,22 @@ ALGORITHM_IMPLIES: dict[str, frozenset[str]] = {"dp_sgd": frozenset({"dp_sgd", "
 
 #: the loss classes a loss of each named class belongs to (before facts of the instance itself,
 #: such as m > 0 making a quadratic strongly convex); "squared" is an isotropic quadratic H = m I
+#: "weakly_convex": the loss plus rho/2 |theta|^2 is convex (every convex loss is, with rho = 0); "nonconvex": an
+#: instance's marker that its losses are not convex (a theorem for smooth non-convex losses names "smooth");
+#: "concave_quadratic": -rho/2 theta^2 plus a linear term, rho-weakly convex and rho-smooth
 LOSS_IMPLIES: dict[str, frozenset[str]] = {
-    "squared": frozenset({"squared", "quadratic", "strongly_convex", "convex", "smooth"}),
-    "quadratic": frozenset({"quadratic", "convex", "smooth"}),
-    "strongly_convex": frozenset({"strongly_convex", "convex"}),
-    "linear": frozenset({"linear", "convex", "smooth", "lipschitz"}),
-    "logistic": frozenset({"logistic", "convex", "smooth", "lipschitz"}),
-    "huber": frozenset({"huber", "convex", "smooth", "lipschitz"}),
-    "convex": frozenset({"convex"}),
+    "squared": frozenset({"squared", "quadratic", "strongly_convex", "convex", "smooth", "weakly_convex"}),
+    "quadratic": frozenset({"quadratic", "convex", "smooth", "weakly_convex"}),
+    "strongly_convex": frozenset({"strongly_convex", "convex", "weakly_convex"}),
+    "linear": frozenset({"linear", "convex", "smooth", "lipschitz", "weakly_convex"}),
+    "logistic": frozenset({"logistic", "convex", "smooth", "lipschitz", "weakly_convex"}),
+    "huber": frozenset({"huber", "convex", "smooth", "lipschitz", "weakly_convex"}),
+    "convex": frozenset({"convex", "weakly_convex"}),
     "lipschitz": frozenset({"lipschitz"}),
     "smooth": frozenset({"smooth"}),
+    "weakly_convex": frozenset({"weakly_convex"}),
+    "nonconvex": frozenset({"nonconvex"}),
+    "concave_quadratic": frozenset({"concave_quadratic", "nonconvex", "weakly_convex", "smooth"}),
     "any": frozenset(),
 }
 
@@ -61,8 +67,9 @@ class Setting:
     * ``algorithm``: ``noisy_gd`` (the canonical iteration), ``langevin``, ``exp_mech`` (exponential
       mechanism / stationary law), ``gaussian_mechanism``, ``dp_sgd`` (clipped gradients, Bu et al.).
     * ``batches``: ``full``, ``cyclic``, ``poisson``, ``uniform``, ``shuffle``, ``any``.
-    * ``loss``: ``any``, ``lipschitz``, ``convex``, ``strongly_convex``, ``quadratic``, ``linear``;
-      smoothness is an assumption on ``M``.
+    * ``loss``: ``any``, ``lipschitz``, ``smooth`` (possibly non-convex), ``weakly_convex`` (the loss plus
+      ``rho/2 |theta|^2`` convex), ``convex``, ``strongly_convex``, ``quadratic``, ``linear``; the constants are
+      assumptions on ``M``, ``m``, ``rho``.
     * ``constraint``: ``none`` (unconstrained), ``bounded`` (convex set of diameter ``D``), ``any``.
     * ``adjacency``: ``replace`` (replace one record), ``add_remove``, ``any``.
     * ``init``: ``fixed``, ``gaussian``, ``stationary``, ``any``.

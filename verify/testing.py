@@ -37,8 +37,8 @@ def assert_sound(theorem: Theorem, max_examples: int = 40, seed: int = 0, requir
     is covered by an exact reference and you want proof that it was compared.
     """
     verdict = check(theorem, max_examples=max_examples, seed=seed)
-    if verdict.verdict == "violated":
-        raise AssertionError(f"{theorem.id} is violated: {verdict.reason}\ncounterexample: {verdict.counterexample}")
+    if verdict.verdict in ("violated", "ill-formed"):
+        raise AssertionError(f"{theorem.id} is {verdict.verdict}: {verdict.reason}\ncounterexample: {verdict.counterexample}")
     if require_verified and verdict.verdict != "verified":
         raise AssertionError(f"{theorem.id} is {verdict.verdict}, not verified: {verdict.reason}")
     return verdict

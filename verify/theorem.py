@@ -23,7 +23,7 @@ import sympy as sp
 
 from verify.errors import InputError
 from verify.privacy.notions import Notion, notion as notion_record, notions
-from verify.privacy.operators import NumericOperator, lambdify_modules
+from verify.privacy.operators import ARRAY_MODULES, NumericOperator, lambdify_modules
 from verify.setting import Setting
 from verify.vocabulary import (SYMBOLS, VOCABULARY, Variable, add_variable, check_domain, contraction,  # noqa: F401
                                sym)
@@ -216,12 +216,13 @@ class Theorem:
         """``(lo, hi)`` of every free parameter as functions of the parameters, compiled once per record
         (the grid of :meth:`_optimise` is rebuilt on every evaluation, its bounds need not be)."""
         syms = tuple(SYMBOLS[p] for p in self.parameters)
-        return [(sp.lambdify(syms, f.lo, "numpy"), sp.lambdify(syms, f.hi, "numpy")) for f in self.free]
+        return [(sp.lambdify(syms, f.lo, list(ARRAY_MODULES)), sp.lambdify(syms, f.hi, list(ARRAY_MODULES)))
+                for f in self.free]
 
     @functools.cached_property
     def _compiled_assumptions(self):
         syms = tuple(SYMBOLS[p] for p in self.parameters)
-        return [(a, sp.lambdify(syms, a.relation, modules="numpy")) for a in self.assumptions]
+        return [(a, sp.lambdify(syms, a.relation, modules=list(ARRAY_MODULES))) for a in self.assumptions]
 
     def _checked(self, params: Mapping[str, object]) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
         """Check names, values and domains of ``params``: float arrays as given (not broadcast), and the

@@ -21,7 +21,19 @@ def test_the_ranges_reach_their_far_ends():
     assert top["alpha"] == pytest.approx(256.0) and top["eps"] == pytest.approx(50.0)
     assert top["delta"] == pytest.approx(0.5)
     assert search_point(dict.fromkeys(COORDINATES, 0.0))["delta"] == pytest.approx(1e-15)
-    assert search_point(dict.fromkeys(COORDINATES, 1.0), cyclic=True)["T"] == 64 * 1000  # T = l*E
+    whole = search_point({**dict.fromkeys(COORDINATES, 1.0), "Tmod": 0.0}, cyclic=True)
+    assert whole["T"] == 64 * 1000 and whole["E"] == 1000  # T = l*E
+    partial = search_point(dict.fromkeys(COORDINATES, 1.0), cyclic=True)  # the last step of a partial epoch
+    assert partial["T"] == 64 * 1000 + 63 and "E" not in partial
+
+
+def test_the_structural_axes_are_drawn():
+    """The differing record's batch follows the families' draw of their position; T mod l is a coordinate."""
+    base = {**dict.fromkeys(COORDINATES, 0.5), "l": domain.l_unit(3), "E": 0.0}
+    first = search_point({**base, "u_position": 0.0, "Tmod": 0.0}, cyclic=True)
+    last = search_point({**base, "u_position": 1.0, "Tmod": 0.0}, cyclic=True)
+    assert (first["tpos"], last["tpos"], first["T"]) == (1.0, 3.0, 3.0)
+    assert search_point({**base, "Tmod": 0.5}, cyclic=True)["T"] == 4.0
 
 
 @pytest.mark.parametrize("u", [0.0, 0.1, 0.25, 0.3, 0.5, 0.75, KNEE])
@@ -67,7 +79,7 @@ def test_the_added_corners_leave_the_others_notion_parameters_alone():
     units = corner_units(COORDINATES)
     former = [u for u, corner in zip(units, domain.CORNERS) if not any(corner is c for c in domain._UNROTATED)]
     assert [u["alpha"] for u in former] == [domain.NOTION_CORNERS[i % 5] for i in range(len(former))]
-    assert len(units) - len(former) == 3
+    assert len(units) - len(former) == len(domain._UNROTATED)
 
 
 def test_the_far_ends_of_the_steps_and_the_dimension_are_an_early_corner():

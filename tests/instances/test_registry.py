@@ -39,6 +39,12 @@ VALID = {
     "box_quadratic": dict(eta=0.1, sigma=1.0, T=5, m=0.5, D=2.0),
     "chourasia_thm4_rdp": dict(n=1000, m=0.5, M=1.0, L=1.0, alpha=2.0, eps_rdp=1.0, init="gaussian"),
     "chourasia_thm4_dp": dict(n=1000, m=0.5, M=1.0, L=1.0, eps=1.0, delta=1e-5, init="gaussian"),
+    "nonconvex_chain": dict(BASE, rho=0.5, Delta=1.0),
+    "lsi_linear_chain": dict(BASE, Delta=1.0),
+    "lsi_nonconvex_chain": dict(BASE, rho=0.5, Delta=1.0),
+    "projected_nonconvex": dict(BASE, Delta=1.0, D=2.0, rho=0.5, b=2, cells=32),
+    "shuffled_chain": dict(BASE, Delta=1.0, b=5, m=0.5, curvature_sign=-1, cells=128),
+    "tanh_walk": dict(BASE, Delta=1.0, rho=0.5),
 }
 
 
@@ -49,7 +55,7 @@ def test_every_registered_family_has_a_valid_build_here():
 def test_the_grid_families_are_those_whose_cost_grows_with_T():
     grid = {name for name, fam in FAMILIES.items() if fam.cost == "grid"}
     assert grid == {"interval_walk", "subsampled_linear", "bok_c16", "at22_thm41", "dpsgd_worst_step",
-                    "projected_quadratic", "subsampled_quadratic"}
+                    "projected_quadratic", "subsampled_quadratic", "projected_nonconvex", "shuffled_chain", "tanh_walk"}
     assert {fam.cost for fam in FAMILIES.values()} <= set(registry.COSTS)
 
 

@@ -420,7 +420,7 @@ def test_cor54_is_decided_on_the_tilted_exponential_mechanism(theorem_id):
 
 def test_thmC16_records_are_lower_bounds_up_to_the_lost_constant():
     for rid, params in (("bok2024/thmC.16a", dict(n=10, eta=0.5, sigma=2.0, Delta=3.0, D=1.5, T=10)),
-                        ("bok2024/thmC.16b", dict(b=5, l=2, eta=0.5, sigma=2.0, Delta=3.0, D=1.5, T=10))):
+                        ("bok2024/thmC.16b", dict(b=5, l=2, E=5, eta=0.5, sigma=2.0, Delta=3.0, D=1.5, T=10))):
         t = get(rid)
         assert t.kind == "lower" and t.up_to_constant
         assert {c.value for c in t.claims if c.kind == "witness"} == {"bok_c16"}
@@ -429,7 +429,10 @@ def test_thmC16_records_are_lower_bounds_up_to_the_lost_constant():
         assert float(t.evaluate(**params)) == pytest.approx(math.sqrt(3.0 * 1.5 / (n * 0.5)) / 2.0, rel=1e-15)
         # "for all large T": below Dn/(eta Delta) (here 5) the record does not apply
         with pytest.raises(ValueError, match="T >= D"):
-            t.evaluate(**dict(params, T=4))
+            t.evaluate(**dict(params, T=4, **({"E": 2} if "E" in params else {})))
+    # NoisyCGD runs whole epochs: in a partial last epoch the cyclic record does not apply
+    with pytest.raises(ValueError, match="whole epochs"):
+        get("bok2024/thmC.16b").evaluate(b=5, l=2, E=5, eta=0.5, sigma=2.0, Delta=3.0, D=1.5, T=11)
 
 
 @pytest.mark.parametrize("theorem_id", ["bok2024/thmC.16a", "bok2024/thmC.16b"])

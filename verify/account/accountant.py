@@ -181,7 +181,7 @@ def eligible(theorem: Theorem, verdict: str, include_unverified: bool) -> str:
     """The status a theorem of this verdict gets before evaluation (the policy of verify.account.verdicts)."""
     if theorem.kind == "approximation" or verdict == "approximate":
         return APPROXIMATE
-    if verdict == "violated":
+    if verdict in ("violated", "ill-formed"):
         return VIOLATED
     if verdict == "verified" or include_unverified:
         return USED

@@ -407,7 +407,7 @@ class Accountant:
 
     def _usable(self, theorem_id: str) -> bool:
         return self._verdict(theorem_id) == "verified" or (
-            self.include_unverified and self._verdict(theorem_id) not in ("violated", "approximate"))
+            self.include_unverified and self._verdict(theorem_id) not in ("violated", "approximate", "ill-formed"))
 
     def _composition_theorem(self) -> str | None:
         """The phase theorems' ids joined (None when a phase has no usable composition theorem)."""

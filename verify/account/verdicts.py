@@ -8,7 +8,7 @@ Policy (DESIGN.md §5 verdicts):
 
 * ``verified``: used; the smallest such bound is the answer.
 * ``approximate``: shown separately, never chosen (it may under-state the privacy loss).
-* ``violated``: never used (a counterexample exists).
+* ``violated`` or ``ill-formed``: never used (a counterexample exists, or the bound is not a number).
 * ``inconclusive`` or no verdict at all: listed as "unverified, not used"; the caller may opt in with
   ``include_unverified=True``, and the output then marks every such bound.
 """
@@ -23,14 +23,13 @@ from typing import Iterable, Mapping
 import theorems
 import verify
 from verify.check.engine import check_theorem, profile
+from verify.check.verdict import VERDICTS
 from verify.errors import InputError
 from verify.theorem import Theorem
 
-VERDICTS = ("verified", "violated", "approximate", "inconclusive")
-
 #: the policy in one line (part of every --json payload)
 POLICY = ("verified: used, the smallest is the answer; approximate: shown separately, never chosen; "
-          "violated: never used; inconclusive or unchecked: listed as unverified, not used "
+          "violated or ill-formed: never used; inconclusive or unchecked: listed as unverified, not used "
           "(used, and marked, only with include_unverified)")
 
 

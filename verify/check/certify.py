@@ -3,7 +3,8 @@
 A bound is declared violated only with a *certified* margin: the gap between the exact value and the
 bound must survive both stated errors,
 
-* the bound's: a closed form is re-evaluated with 50 significant digits (mpmath) at the very same
+* the bound's: a closed form is re-evaluated with 50 correct significant digits (sympy's adaptive evaluation,
+  which raises its working precision through cancellations; mpmath where sympy cannot evaluate) at the very same
   parameters, so its own error is nil; a bound with numeric operators carries the operators' stated
   relative error (:data:`OPERATOR_RTOL` unless an operator states its own ``error``); a bound optimised
   over free parameters is evaluated in double precision (the grid optimum errs on the safe side: a grid
@@ -27,10 +28,12 @@ from typing import Any, Mapping
 import mpmath
 import numpy as np
 import sympy as sp
+from sympy.core.evalf import PrecisionExhausted  # what a strict evalf raises
 
 from verify.check import references as refs
 from verify.check.evidence import Witness
 from verify.errors import InputError
+from verify.privacy.notions import exact_against
 from verify.theorem import SYMBOLS, Theorem
 
 #: significant digits of the high-precision re-evaluation of a closed-form bound
@@ -124,22 +127,45 @@ def _closed_form_value(theorem: Theorem, params: Mapping[str, float]) -> float |
     return _closed_form_cached(theorem.bound, names, values)
 
 
+#: the working precisions (digits) at which a closed form is evaluated, in turn, until two agree to :data:`DIGITS`
+#: digits: a cancellation such as ``1 - exp(-x)`` at ``x = 1e-283`` reads 0 at 50 digits and needs about 300
+PRECISIONS = (DIGITS, 8 * DIGITS, 80 * DIGITS)
+
+
 @functools.lru_cache(maxsize=512)
 def _closed_form_cached(bound: sp.Expr, names: tuple[str, ...], values: tuple[float, ...]) -> float | None:
-    with mpmath.workdps(DIGITS):
+    """The value with :data:`DIGITS` correct digits: mpmath at increasing precisions until two agree (None when
+    none do: no certified value); sympy's strict adaptive evaluation where mpmath cannot evaluate the bound."""
+    previous = None
+    for digits in PRECISIONS:
+        value = _mp_value(bound, names, values, digits)
+        if value is None:
+            break
+        if previous is not None and (value == previous or
+                                     abs(value - previous) <= mpmath.mpf(10) ** (4 - DIGITS) * abs(value)):
+            return float(value)
+        previous = value
+    else:
+        return None  # the precisions disagree to the end: a cancellation deeper than the last one resolves
+    try:  # e.g. sums mpmath has no printer for
+        value = bound.evalf(DIGITS, subs={SYMBOLS[k]: sp.Float(v, DIGITS) for k, v in zip(names, values)},
+                            maxn=PRECISIONS[-1], strict=True)
+        return float(value)
+    except (PrecisionExhausted, TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError):
+        return None
+
+
+def _mp_value(bound: sp.Expr, names: tuple[str, ...], values: tuple[float, ...], digits: int):
+    """The bound at ``values`` in mpmath with ``digits`` digits (an mpf; NaN for a complex value; None when
+    mpmath cannot evaluate it)."""
+    with mpmath.workdps(digits):
         try:
             value = _mp_function(bound, names)(*(mpmath.mpf(v) for v in values))
-            if isinstance(value, mpmath.mpc):
-                value = value.real if value.imag == 0 else mpmath.nan
-            return float(value)
         except (TypeError, ValueError, ZeroDivisionError, OverflowError, NameError, AttributeError):
-            pass
-    # sympy's own evalf (e.g. for sums mpmath has no printer for)
-    try:
-        value = bound.evalf(DIGITS, subs={SYMBOLS[k]: sp.Float(v, DIGITS) for k, v in zip(names, values)})
-        return float(value)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError):
-        return None
+            return None
+        if isinstance(value, mpmath.mpc):
+            value = value.real if value.imag == 0 else mpmath.nan
+        return +mpmath.mpf(value)
 
 
 @functools.lru_cache(maxsize=256)
@@ -208,7 +234,7 @@ def replay(theorem: Theorem, family_name: str, keywords: Mapping[str, Any], at=N
     try:
         bound = float(theorem.evaluate(allow_outside_assumptions=True, **params))
         profile = instance.profile()
-        exact = float(notion.exact(profile, at))
+        exact = exact_against(notion, profile, at, bound)
     except (NotImplementedError, OverflowError, FloatingPointError, ZeroDivisionError) as exc:
         raise InputError(f"not computable on {instance.name}: {type(exc).__name__}: {exc}", "family",
                          theorem.id) from None

@@ -23,6 +23,7 @@ import numpy as np
 import sympy as sp
 from hypothesis import strategies as st
 
+from verify.privacy.operators import ARRAY_MODULES
 from verify.theorem import SYMBOLS, VOCABULARY, Assumption, Theorem
 
 # log10 ranges of the positive continuous quantities
@@ -59,17 +60,21 @@ def canonical_point(u: Mapping[str, float], ints: Mapping[str, int]) -> dict[str
         "eta": eta, "sigma": sigma, "Delta": Delta, "L": Delta / 2.0, "m": m, "M": M,
         "D": eta * Delta / n * 10 ** (-0.5 + 2.0 * u["D"]), "d": float(ints["d"]), "alpha": float(1.0 + 10 ** (-1.5 + 4.0 * u["alpha"])),
         "eps": 8.0 * float(u["eps"]), "delta": log_draw("delta"), "mu": log_draw("mu"),
-        "z": z, "Cclip": Cclip,
+        "z": z, "Cclip": Cclip, "tpos": float(l), "rho": m,
         **{name: _extra(name, float(value)) for name, value in u.items() if name not in UNIT_NAMES},
     }
 
 
 UNIT_NAMES = ("sigma", "Delta", "M", "m", "eta", "D", "z", "Cclip", "mu", "delta", "alpha", "eps")
+#: vocabulary quantities a point derives from the others rather than draws: the differing record's batch
+#: ``tpos`` (from the draw of the families' ``position`` keyword, the last batch by default) and the weak-convexity
+#: constant ``rho`` (drawn like m: a fraction of M)
+DERIVED = ("tpos", "rho")
 
 
 def unit_names() -> tuple[str, ...]:
     """The unit draws a point needs: the core ones, plus one per variable a paper module added."""
-    core = set(UNIT_NAMES) | set(INT_RANGES) | {"n", "q", "L", "T", "l", "E", "d"}
+    core = set(UNIT_NAMES) | set(INT_RANGES) | {"n", "q", "L", "T", "l", "E", "d"} | set(DERIVED)
     return UNIT_NAMES + tuple(sorted(v for v in VOCABULARY if v not in core))
 
 
@@ -182,7 +187,7 @@ def admissible_points(theorem: Theorem, count: int, seed: int, tries: int = 40) 
 
 #: the unit coordinates of a search point (one more per searched family keyword: ``u_<name>``)
 SEARCH_COORDINATES = ("mu", "etaM", "mM", "M", "DES", "z", "l", "b", "E", "T", "d", "alpha", "eps", "delta",
-                      "scale")
+                      "scale", "Tmod")
 MU_RANGE = (1e-4, 30.0)  # per-step mu: Delta / (b sigma), or Delta / (n sigma) for full batches
 #: the far ends of the ranges: a draw beyond :data:`KNEE` goes on log-uniformly from where the core range
 #: (T <= 2000, E <= 40, d <= 4, alpha <= 64, eps <= 10, delta in [1e-10, 0.1]) stood at the knee to them, so
@@ -289,7 +294,8 @@ def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool 
     l, b = _l_draw(u["l"]), _int_log(u["b"], B_MAX)
     n = l * b
     E = _int_log(u["E"], E_MAX, E_CORE)
-    T = l * E if cyclic else _int_log(u["T"], T_MAX, T_CORE)
+    rest = min(l - 1, int(math.floor(float(u.get("Tmod", 0.0)) * l))) if cyclic else 0  # a partial last epoch
+    T = l * E + rest if cyclic else _int_log(u["T"], T_MAX, T_CORE)
     k = _mm_draw(u["mM"])
     M = _log(u["M"], 0.1, 10.0)
     eta = _etam_draw(u["etaM"], k) / M
@@ -302,8 +308,12 @@ def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool 
         "eta": eta, "sigma": sigma, "Delta": Delta, "L": Delta / 2.0, "m": k * M, "M": M,
         "D": eta * sigma * _log(u["DES"], 1e-2, 1e3), "d": float(_int_log(u["d"], D_MAX, D_CORE)),
         "alpha": _alpha_draw(u["alpha"]), "eps": _eps_draw(u["eps"]), "delta": _delta_draw(u["delta"]),
-        "mu": mu, "z": z, "Cclip": sigma * b / z,
+        "mu": mu, "z": z, "Cclip": sigma * b / z, "rho": k * M,
+        # the differing record's batch: the families' own draw of their position keyword (the last batch without one)
+        "tpos": float(min(l, int(math.floor(float(u["u_position"]) * l)) + 1) if "u_position" in u else l),
     }
+    if rest:
+        del point["E"]  # not a whole number of epochs: a theorem stated in epochs does not apply
     for name, value in u.items():
         if name.startswith("u_"):
             point[name] = float(value)
@@ -355,7 +365,7 @@ def corner_base(coordinates: tuple[str, ...]) -> dict[str, float]:
 CORNER_BASE = {"mu": float(np.log(1 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RANGE[0])), "etaM": 0.34,
                "mM": 0.1 + 0.9 * 0.5, "M": 0.5, "DES": 0.6, "z": 0.5, "l": 0.075, "b": _int_unit(4, B_MAX),
                "E": _int_unit(10, E_MAX, E_CORE), "T": _int_unit(10, T_MAX, T_CORE), "d": 0.0, "alpha": 0.5, "eps": 0.3,
-               "delta": 0.5, "scale": 0.5}
+               "delta": 0.5, "scale": 0.5, "Tmod": 0.0}
 
 _MU_LARGE = 1.0  # mu_step = 30
 _MU_10 = float(np.log(10 / MU_RANGE[0]) / np.log(MU_RANGE[1] / MU_RANGE[0]))
@@ -380,6 +390,17 @@ OVERSHOOT_ODD = {"mM": 1.0, "etaM": 0.65, "T": _int_unit(3, T_MAX, T_CORE), "E":
 #: by the rotation, :data:`NOTION_CORNERS`)
 FAR = {"T": 1.0, "E": 1.0, "etaM": 0.0, "d": 1.0}
 
+#: the structural cases of cyclic and shuffled batches (:mod:`verify.check.soundness.axes`): the differing record
+#: in the first and in the last of three batches, a partial last epoch (T = 3E + 1), at a step that is not nearly
+#: private; and one epoch of two batches under the strongest contraction (m = M, eta M ~ 1: each step forgets the
+#: past, so the last batch of an epoch is seen whole) on a wide interval (D = 100 eta sigma).  Families with a costly
+#: reference try them too, besides their first corners.
+STRUCTURE: tuple[dict[str, float], ...] = (
+    {"l": l_unit(3), "u_position": 0.0, "mu": _MU_2}, {"l": l_unit(3), "u_position": 1.0, "mu": _MU_2},
+    {"l": l_unit(3), "Tmod": 0.5, "mu": _MU_2}, {"l": l_unit(2), "Tmod": 0.75, "u_position": 0.0, "mu": _MU_2},
+    {"l": l_unit(2), "mM": 1.0, "etaM": 0.49, "mu": _MU_2, "DES": 0.8, "u_offset": 0.0, **_T1},
+)
+
 #: the corners always tried, as overrides of :data:`CORNER_BASE` (notion parameters rotate separately),
 #: most telling first: a family whose reference is costly tries only the first few
 CORNERS: tuple[dict[str, float], ...] = (
@@ -390,13 +411,13 @@ CORNERS: tuple[dict[str, float], ...] = (
     {"mu": _MU_LARGE}, {"mu": _MU_10}, {"mu": 0.0, "T": 1.0, "E": 1.0},
     {"T": 1.0, "E": 1.0}, {"DES": 0.0}, {"DES": 1.0}, {"mu": _MU_10, "DES": 0.2},
     {"b": 0.0}, {"b": 0.0, "mu": _MU_10, **_T1}, {"mM": 1.0}, {"mM": 1.0, "b": 1.0, "mu": 0.0}, OVERSHOOT_ODD,
-    STRONG_CONTRACTION,
+    STRONG_CONTRACTION, *STRUCTURE,
 )
 #: the notion parameters' unit draws cycled over the corners: mid, near the lower end, the upper end
 NOTION_CORNERS = (0.5, 0.0, 1.0, 0.25, 0.75)
 #: corners that take the notion parameters of the corner after them without moving the cycle (added later:
 #: the other corners keep theirs)
-_UNROTATED = (OVERSHOOT, OVERSHOOT_ODD, FAR)
+_UNROTATED = (OVERSHOOT, OVERSHOOT_ODD, FAR, *STRUCTURE)
 
 
 def corner_units(coordinates: tuple[str, ...]) -> list[dict[str, float]]:
@@ -503,7 +524,7 @@ def _slacks(assumptions: tuple[Assumption, ...]) -> tuple[Slack, ...]:
         if len(names) != len(relation.free_symbols):
             continue  # a symbol outside the vocabulary: not a parameter the search draws
         args = [SYMBOLS[name] for name in sorted(names)]
-        out.append(Slack(assumption, names, sp.lambdify(args, list(terms), modules="numpy")))
+        out.append(Slack(assumption, names, sp.lambdify(args, list(terms), modules=list(ARRAY_MODULES))))
     return tuple(out)
 
 

@@ -50,7 +50,7 @@ class Profile:
 
 PROFILES = {
     "quick": Profile("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000,
-                     guided=16, starts=2, costly_corners=4, corners=48, random_blocks=2),
+                     guided=16, starts=2, costly_corners=4, corners=64, random_blocks=2),
     "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000,
                     guided=400, starts=4, costly_corners=40, boundary=200, costly_boundary=16, boundary_starts=8,
                     random_blocks=8),

@@ -269,7 +269,9 @@ class SoundnessChecked:
       ``largest`` and ``largest_margin`` (the largest-margin violation seen), ``replay`` (the commands
       replaying both);
     * for a theorem stated up to a constant: ``constant`` (the constant the exact values imply) and
-      ``largest`` (the instance attaining it).
+      ``largest`` (the instance attaining it);
+    * ``axes``: per structural axis the theorem admits (:mod:`verify.check.soundness.axes`), the values the evidence
+      reached; ``axes_needed``: the values its claim needs compared.
     """
 
     examples: int
@@ -282,6 +284,8 @@ class SoundnessChecked:
     largest_margin: float | None = None
     replay: tuple[str, ...] | None = None
     constant: float | None = None
+    axes: dict[str, tuple[str, ...]] | None = None
+    axes_needed: dict[str, tuple[str, ...]] | None = None
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"examples": int(self.examples)}
@@ -299,6 +303,10 @@ class SoundnessChecked:
             out["largest"] = self.largest.to_json()
         if self.replay is not None:
             out["replay"] = list(self.replay)
+        for key in ("axes", "axes_needed"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = {str(k): list(v) for k, v in value.items()}
         return out
 
     @classmethod
@@ -312,7 +320,9 @@ class SoundnessChecked:
                    margin=_optional(data.get("margin")), largest=None if largest is None else Witness.from_json(largest),
                    largest_margin=_optional(data.get("largest_margin")),
                    replay=None if replay is None else tuple(str(r) for r in replay),
-                   constant=_optional(data.get("constant")), **counts)
+                   constant=_optional(data.get("constant")),
+                   **{key: (None if data.get(key) is None else {str(k): tuple(v) for k, v in data[key].items()})
+                      for key in ("axes", "axes_needed")}, **counts)
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,11 @@
 For a theorem the engine verified, :func:`mutants` derives wrong versions from its sympy bound by rule
 (the bound times 0.9, ``T -> T - 1``, ``c^T -> c^(2T)``, ``q -> q^2``, ``2L -> L``, a square root
 dropped, an exponent off by one, ``n`` for ``b``, saturation ``Min(T, X) -> Min(T, X/2)`` too early...;
-lower bounds are mutated the other way).  A mutant is a :class:`~verify.theorem.Theorem` with the id
-``ORIGINAL~rule``, no variants and no kept instances: the search must find its failure on its own.
+lower bounds are mutated the other way), and along the structural axes: the differing record's batch off by one
+(``tpos -> tpos +- 1``), whole epochs assumed (``T -> l floor(T/l)``), and a last-iterate bound claimed for every
+iterate (the setting's ``release`` mutated; known unsound on the known instances' transcripts).  A mutant is a
+:class:`~verify.theorem.Theorem` with the id ``ORIGINAL~rule``, no variants and no kept instances: the search must
+find its failure on its own.
 
 Which mutants are *known unsound* is decided without the search: a mutant is known unsound when its
 bound is beyond the exact value, by more than :data:`KNOWN_MARGIN` and the reference's own tolerance,
@@ -53,8 +56,8 @@ ALL_THEOREMS = frozenset({"full"})
 #: time, at most 2 per theorem 0.08
 SEARCHES: dict[str, int] = {}
 
-T, E, L, Delta, q, b, n, m, M, alpha, delta = (SYMBOLS[s] for s in
-                                               ("T", "E", "L", "Delta", "q", "b", "n", "m", "M", "alpha", "delta"))
+T, E, L, Delta, q, b, n, m, M, alpha, delta, tpos, l = (SYMBOLS[s] for s in ("T", "E", "L", "Delta", "q", "b", "n",
+                                                                             "m", "M", "alpha", "delta", "tpos", "l"))
 HALF = sp.Rational(1, 2)
 
 
@@ -176,6 +179,16 @@ def _log_delta(factor: sp.Expr, name: str) -> Rule:
     return rule
 
 
+def _epochs(rounding, name: str) -> Rule:
+    """A bound stated in T for cyclic batches read as if T were a whole number of epochs, ``T -> l rounding(T/l)``:
+    wrong only in a partial last epoch (a structural axis)."""
+    def rule(expr: sp.Expr) -> list[tuple[str, sp.Expr]]:
+        if T not in expr.free_symbols or l not in expr.free_symbols:
+            return []
+        return [(name, expr.xreplace({T: l * rounding(T / l)}))]
+    return rule
+
+
 def _scaled(factor: sp.Expr, name: str) -> Rule:
     def rule(expr: sp.Expr) -> list[tuple[str, sp.Expr]]:
         return [(name, factor * expr)]
@@ -202,6 +215,9 @@ DOWN: tuple[Rule, ...] = (
     _swap(m, M, "m<->M"),
     _symbol_rule(alpha, alpha - 1, "alpha->alpha-1"),
     _log_delta(HALF, "log(1/delta)/2"),
+    _symbol_rule(tpos, tpos + 1, "tpos->tpos+1"),
+    _symbol_rule(tpos, tpos - 1, "tpos->tpos-1"),
+    _epochs(sp.floor, "T->l*floor(T/l)"),
 )
 
 #: rules that make a lower bound larger
@@ -224,7 +240,14 @@ UP: tuple[Rule, ...] = (
     _swap(m, M, "m<->M"),
     _symbol_rule(alpha, alpha + 1, "alpha->alpha+1"),
     _log_delta(sp.Integer(2), "2log(1/delta)"),
+    _symbol_rule(tpos, tpos + 1, "tpos->tpos+1"),
+    _symbol_rule(tpos, tpos - 1, "tpos->tpos-1"),
+    _epochs(sp.ceiling, "T->l*ceil(T/l)"),
 )
+
+#: the structural mutant of a bound on the last iterate: the same bound claimed for every iterate released (a
+#: hidden-state bound is below the transcript's privacy wherever forgetting helps)
+EVERY_ITERATE = "last->every-iterate"
 
 
 def mutant_id(theorem_id: str, rule: str) -> str:
@@ -254,7 +277,12 @@ def mutants(theorem: Theorem, max_ratio: float | None = None, limit: int | None 
                                expect_fail=(), errata=()))
             if limit is not None and len(out) >= limit:
                 return out
-    return out
+    if theorem.kind == "upper" and theorem.setting.release == "last":
+        out.append(replace(theorem, id=mutant_id(theorem.id, EVERY_ITERATE),
+                           title=f"{theorem.title} [mutant: {EVERY_ITERATE}]",
+                           setting=replace(theorem.setting, release="all"), variants=(), examples=kept_examples,
+                           claims=claims, printed_of=None, expect_fail=(), errata=()))
+    return out[:limit] if limit is not None else out
 
 
 def rule_of(mutant: Theorem) -> str:
@@ -312,6 +340,8 @@ def known_instances(theorem: Theorem, worst: Witness | None) -> list[KnownInstan
 
 def _evaluated(theorem: Theorem, family, keywords: Mapping[str, object], at, origin: str) -> KnownInstance | None:
     """The instance ``family`` builds from ``keywords`` with its exact value at ``at`` (None if it refuses)."""
+    if theorem.setting.release == "all" and "release" in refs.keywords(family):
+        keywords = {**keywords, "release": "all"}  # the transcript of the same run
     try:
         instance = refs.build_from(family, keywords)
         if refs.why_not_applicable(theorem, instance) is not None:
@@ -460,7 +490,7 @@ class MutationScore:
                 "theorems": [t.to_json() for t in self.theorems]}
 
 
-def _search(mutant: Theorem, theorem: Theorem, prof: Profile, seed: int) -> tuple[Obligation, Obligation]:
+def _search(mutant: Theorem, theorem: Theorem, prof: Profile, seed: int) -> tuple[Obligation, ...]:
     """The engine's soundness search on ``mutant`` from scratch, with the budget the engine gives ``theorem``."""
     own = for_theorem(prof, theorem)
     return soundness(mutant, own.examples, seed, budget=own.budget())
@@ -475,7 +505,9 @@ def mutate(theorem: Theorem, worst: Witness | None, max_ratio: float | None, pro
     known = known_instances(theorem, worst)
     found = []
     for mutant in mutants(theorem, max_ratio):
-        shown = next(((k, v) for k in known if (v := beyond(mutant, k)) is not None), None)
+        # a mutant about every iterate is shown unsound on the known instances' transcripts
+        own = known if mutant.setting == theorem.setting else known_instances(mutant, worst)
+        shown = next(((k, v) for k in own if (v := beyond(mutant, k)) is not None), None)
         found.append((mutant, shown))
     unsound = [i for i, (_, shown) in enumerate(found) if shown is not None]
     if searches is not None and len(unsound) > searches:
@@ -491,7 +523,7 @@ def mutate(theorem: Theorem, worst: Witness | None, max_ratio: float | None, pro
                                           detail=f"not searched (at most {searches} searches per theorem)"))
         else:
             try:
-                sound, _ = _search(mutant, theorem, prof, seed)
+                sound = _search(mutant, theorem, prof, seed)[0]  # soundness first (tightness, an ill-formed point)
                 violated, detail = sound.status == "failed", f"{sound.status}: {sound.detail}"
             except Exception as exc:  # noqa: BLE001 - the search failing on a mutant is a survivor, never a crash
                 violated, detail = False, f"internal error: {type(exc).__name__}: {exc}".splitlines()[0][:300]

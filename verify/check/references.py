@@ -173,7 +173,9 @@ def build(family, point: Mapping[str, float], theorem: Theorem):
             value = point[name]
             integer = name in VOCABULARY and VOCABULARY[name].domain == "integer"
             kwargs[name] = int(value) if integer else float(value)
-    for key in ("batches", "adjacency", "init"):  # the theorem's own setting (init: a Gaussian start)
+    if "tpos" in theorem.parameters and "position" in accepted and "tpos" in point:
+        kwargs["position"] = int(point["tpos"]) - 1  # the batch the theorem names (0-based for the builders)
+    for key in ("batches", "adjacency", "init", "release"):  # the theorem's own setting (init: a Gaussian start)
         wanted = getattr(theorem.setting, key)
         if key in accepted and wanted != "any":
             kwargs[key] = wanted

@@ -115,7 +115,8 @@ def well_formed(theorem: Theorem, seed: int = 0, points: int = 24) -> Obligation
             bad.append((params, value))
     if bad:
         params, value = bad[0]
-        return Obligation("well-formed", "failed", f"bound is {value} at an admissible point",
+        shown = ", ".join(f"{k}={v:.6g}" for k, v in sorted(params.items()))
+        return Obligation("well-formed", "failed", f"ill-formed at {shown}: the bound is {value} there",
                           counterexample=BadValue(parameters=params, bound=value))
     return Obligation("well-formed", "passed", f"finite and non-negative on {len(samples)} admissible points",
                       data=PointsChecked(len(samples)))

@@ -17,7 +17,13 @@ from verify.check.evidence import (Counterexample, Evidence, Tightness, Witness,
                                    evidence_from_json)
 
 Status = Literal["passed", "failed", "inconclusive", "approximate"]
-VERDICTS = ("verified", "violated", "approximate", "inconclusive")
+#: ``ill-formed``: the bound is not a number (NaN), negative for a non-negative notion, or not real at an
+#: admissible point: a defect of the record, distinct from a privacy violation (which needs a certified margin
+#: against an exact value)
+VERDICTS = ("verified", "violated", "approximate", "inconclusive", "ill-formed")
+
+#: the obligation whose failure makes a record ill-formed rather than violated
+WELL_FORMED = "well-formed"
 
 
 @dataclass
@@ -68,7 +74,7 @@ class Verdict:
         if self.printed_of is not None:
             failed = {o.name for o in self.obligations if o.status == "failed"}
             return bool(failed & set(self.expect_fail)) if self.expect_fail else self.verdict == "violated"
-        return self.verdict != "violated"
+        return self.verdict not in ("violated", "ill-formed")
 
     def to_json(self) -> dict:
         return {
@@ -95,8 +101,10 @@ class Verdict:
 
 
 def decide(theorem, obligations: list[Obligation]) -> Verdict:
-    """Combine obligation outcomes: any failure -> violated; an approximation -> approximate;
-    verified only when soundness passed against an exact reference; else inconclusive.
+    """Combine obligation outcomes: a failed well-formedness -> ill-formed (the bound is NaN, negative or not
+    real at an admissible point: no privacy statement to judge); any other failure -> violated; an
+    approximation -> approximate; verified only when soundness passed against an exact reference and no
+    obligation raised an internal error; else inconclusive.
 
     A theorem stated up to a constant gets ``approximate`` with its implied constant instead of
     ``verified``, and a soundness or audit failure (constant 1 exceeded) is no violation for it."""
@@ -108,9 +116,11 @@ def decide(theorem, obligations: list[Obligation]) -> Verdict:
     common = dict(id=theorem.id, obligations=obligations, max_ratio=max_ratio,
                   printed_of=theorem.printed_of, expect_fail=tuple(theorem.expect_fail))
     if failed:
-        cex = next((o.counterexample for o in failed if o.counterexample), None)
-        return Verdict(verdict="violated", counterexample=cex,
-                       reason="; ".join(f"{o.name}: {o.detail}" for o in failed), **common)
+        ill = [o for o in failed if o.name == WELL_FORMED]
+        cex = next((o.counterexample for o in ill + failed if o.counterexample), None)
+        return Verdict(verdict="ill-formed" if ill else "violated", counterexample=cex,
+                       reason="; ".join(f"{o.name}: {o.detail}" for o in ill + [o for o in failed if o not in ill]),
+                       **common)
     if theorem.kind == "approximation":
         approx = [o for o in obligations if o.status == "approximate"]
         reason = approx[0].detail if approx else "approximation: no exact reference to measure its error"
@@ -122,7 +132,8 @@ def decide(theorem, obligations: list[Obligation]) -> Verdict:
             return Verdict(verdict="approximate", implied_constant=constant,
                            reason=constant_reason(theorem, constant, witness), **common)
     sound = [o for o in obligations if o.name == "soundness" and o.status == "passed"]
-    if sound:
+    internal = [o for o in obligations if o.name == "internal-error"]
+    if sound and not internal:
         return Verdict(verdict="verified", reason=sound[0].detail, **common)
     gaps = [f"{o.name}: {o.detail}" for o in obligations if o.status == "inconclusive"]
     return Verdict(verdict="inconclusive",

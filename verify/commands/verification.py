@@ -15,7 +15,7 @@ from verify.check.verdict import Verdict
 from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit_json, execution_of,
                                      output_path, positive_int, print_rich, progress, write_json)
 
-STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue"}
+STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue", "ill-formed": "magenta"}
 
 
 def _table(verdicts: list[Verdict], title: str):
@@ -143,7 +143,7 @@ def check(args: argparse.Namespace) -> int:
                                   "mutant searched", tuple(mutations.values()))
             for line in _mutation_lines(score):
                 print_rich(line)
-    return 1 if any(v.verdict == "violated" for v in verdicts) else 0
+    return 1 if any(v.verdict in ("violated", "ill-formed") for v in verdicts) else 0
 
 
 def _check_json(v: Verdict) -> dict:

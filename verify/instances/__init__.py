@@ -13,6 +13,8 @@ from verify.instances.families import (at22_thm41, bok_c16, bok_c17, bok_cor52, 
                                        langevin_quadratic, linear_chain, quadratic_chain, subsampled_linear)
 from verify.instances.instance import Instance, RunDescription
 from verify.instances.lsi import lsi_quadratic_chain  # noqa: F401 (registers its family)
+from verify.instances.nonconvex import tanh_walk  # noqa: F401 (registers its family)
+from verify.instances.shuffled import shuffled_chain  # noqa: F401 (registers its family)
 from verify.instances.mechanisms import (at22_sampled_gaussian, dpsgd_full_batch, exp_mech_interval,  # noqa: F401
                                          sampled_gaussian)
 from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile, PrivacyProfile

@@ -22,7 +22,7 @@ from verify.instances.chain import QuadraticRun
 from verify.instances.grid import (DENSE_MAX_CELLS, FFT_FLOOR, IntervalGrid, Mixture, evolve_log, evolve_many,
                                    evolve_shuffled)
 from verify.instances.instance import PROFILES, BatchPlan, Instance, RunDescription, sensitivity
-from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile
+from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile, RepeatedStep
 from verify.instances.registry import reads, register_family
 from verify.privacy.rdp import sampled_gaussian_rdp
 from verify.setting import Setting, loss_classes
@@ -181,17 +181,23 @@ def _excess_risk(where: str, lam: np.ndarray, hbar: np.ndarray, eta: float, sigm
 
 
 def _gaussian_chain(where: str, name: str, geometry: ChainGeometry, plan: BatchPlan, eta, sigma, T,
-                    init, init_var, theta0, constants: dict[str, float]) -> Instance:
-    """The chain instance of family ``where``; ``constants``: the canonical constants of the losses."""
+                    init, init_var, theta0, constants: dict[str, float], release: str = "last") -> Instance:
+    """The chain instance of family ``where``; ``constants``: the canonical constants of the losses.
+
+    ``release="all"``: the pair of transcripts (every iterate).  Given the iterates so far, a step moves the mean by
+    the same ``eta/b (h' - h)`` wherever they are (the gradient difference is constant) with noise ``eta sigma``:
+    the transcript is the composition of ``uses`` Gaussian mechanisms, exactly ``mu``-GDP with
+    ``mu = sqrt(uses) |h' - h| / (b sigma)`` (Dong, Roth, Su 2022, Cor. 3.3), whatever the curvature."""
+    choice("release", release, ("last", "all"), where)
     eta = positive("eta", eta, where)
     sigma = positive("sigma", sigma, where)
     T = integer("T", T, where)
     lam, d = geometry.eigenvalues, geometry.eigenvalues.size
     if plan.l * d > 10 ** 7:
         raise InputError(f"l*d = {plan.l * d} batch means is too large (max 1e7)", "b", where)
-    if eta * float(lam.max()) > 2:
-        raise InputError(f"need eta*M <= 2 (the chain diverges otherwise), got {eta * float(lam.max())}", "eta",
-                         where)
+    if eta * float(np.abs(lam).max()) > 2:
+        raise InputError(f"need eta*M <= 2 (the chain diverges otherwise), got {eta * float(np.abs(lam).max())}",
+                         "eta", where)
     start = _chain_start(where, geometry, eta, sigma, init, init_var, theta0)
     h, hbar = _batch_means(where, geometry, plan)
     if not np.any(geometry.difference):
@@ -202,12 +208,16 @@ def _gaussian_chain(where: str, name: str, geometry: ChainGeometry, plan: BatchP
     shift = QuadraticRun(lam, diff, eta, sigma, T, np.zeros(d), 0.0)
 
     def compute() -> GaussianProfile:
+        if release == "all":
+            mu = math.sqrt(plan.uses(T)) * float(np.linalg.norm(geometry.difference)) / (plan.b * sigma)
+            return GaussianProfile(0.0, 1.0, mu, 1.0)
         var = run_D.variances()
         return GaussianProfile(np.zeros(d), var, shift.mean(), var)
 
     extras = {} if geometry.linear else {"expected_excess_risk": _excess_risk(where, lam, hbar, eta, sigma, T, start)}
-    setting = Setting(algorithm="noisy_gd", batches=plan.batches, loss="linear" if geometry.linear else "quadratic",
-                      constraint="none", adjacency="replace", init=start.init, release="last")
+    loss = "linear" if geometry.linear else "concave_quadratic" if "nonconvex" in geometry.classes else "quadratic"
+    setting = Setting(algorithm="noisy_gd", batches=plan.batches, loss=loss, constraint="none", adjacency="replace",
+                      init=start.init, release=release)
     run = RunDescription(
         kind="gaussian_chain", loss=geometry.loss, n=plan.n, b=plan.b, T=T, eta=eta, sigma=sigma,
         batches=plan.batches, position=plan.position, init=start.init, eigenvalues=lam, basis=geometry.basis,
@@ -223,7 +233,8 @@ def _gaussian_chain(where: str, name: str, geometry: ChainGeometry, plan: BatchP
 
 def quadratic_chain(n, eta, sigma, T, m=None, M=None, Delta=None, d=None, batches="full", b=None,
                     position=0, init="fixed", init_var=None, theta0=None, direction="m",
-                    eigenvalues=None, H=None, records=None, name=None, _family="quadratic_chain") -> Instance:
+                    eigenvalues=None, H=None, records=None, release="last", name=None,
+                    _family="quadratic_chain") -> Instance:
     """Noisy GD on ``l_i(theta) = 1/2 theta^T H theta - h_i^T theta`` with a shared SPD ``H``.
 
     ``H`` has eigenvalues ``linspace(m, M, d)`` (or ``eigenvalues``, or ``H`` itself); ``d=None``
@@ -233,7 +244,7 @@ def quadratic_chain(n, eta, sigma, T, m=None, M=None, Delta=None, d=None, batche
     default 0) are the ``h_i`` of D.  Full or cyclic batches, the differing record in batch
     ``position``; fixed start ``theta0`` or Gaussian ``N(theta0, init_var I)`` (default variance
     ``eta sigma^2 / m``: Chourasia et al. 2021 Lemma 5 in canonical units).  Exact Gaussian laws via
-    :class:`verify.instances.chain.QuadraticRun`.
+    :class:`verify.instances.chain.QuadraticRun`; ``release="all"``: the transcript (every iterate).
     """
     where = _family
     lam, U = _spectrum(where, d, m, M, eigenvalues, H)
@@ -247,11 +258,11 @@ def quadratic_chain(n, eta, sigma, T, m=None, M=None, Delta=None, d=None, batche
     plan = BatchPlan.of(where, n, batches, b, position, ("full", "cyclic"))
     return _gaussian_chain(where, name or f"{_family}(n={n}, T={T}, eta={eta}, sigma={sigma})", geometry, plan,
                            eta, sigma, T, init, init_var, theta0,
-                           {"Delta": Delta, "m": float(lam.min()), "M": float(lam.max())})
+                           {"Delta": Delta, "m": float(lam.min()), "M": float(lam.max())}, release)
 
 
 def linear_chain(n, eta, sigma, T, Delta, d=1, batches="full", b=None, position=0, init="fixed",
-                 init_var=None, theta0=None, direction=None, M=None, name=None) -> Instance:
+                 init_var=None, theta0=None, direction=None, M=None, release="last", name=None) -> Instance:
     """Noisy GD on linear losses, unconstrained: D's record has gradient ``+Delta/2 v``, D''s ``-Delta/2 v``.
 
     Every other record has gradient 0.  The losses are L-Lipschitz with ``L = Delta/2`` (so Delta =
@@ -269,6 +280,9 @@ def linear_chain(n, eta, sigma, T, Delta, d=1, batches="full", b=None, position=
     Delta = sensitivity(Delta, where)
     v = np.eye(d)[0] if direction is None else _direction(where, direction, np.ones(d), None)
     if batches == "shuffle":
+        if release != "last":
+            raise InputError("shuffled batches: the last iterate only (the transcript depends on the orders)",
+                             "release", where)
         plan = BatchPlan.of(where, n, "cyclic", b, 0, ("cyclic",))
         if integer("T", T, where) % plan.l:
             raise InputError(f"shuffled batches need whole epochs here: l = n/b = {plan.l} must divide T = {T} "
@@ -288,10 +302,41 @@ def linear_chain(n, eta, sigma, T, Delta, d=1, batches="full", b=None, position=
         constants["M"] = positive("M", M, where)
     geometry = ChainGeometry(np.zeros(d), None, Delta * v, records, "<g_i, theta>", LINEAR)
     return _gaussian_chain(where, name or f"linear_chain(n={n}, T={T})", geometry, plan, eta, sigma, T, init,
-                           init_var, theta0, constants)
+                           init_var, theta0, constants, release)
 
 
-def bok_thm42(n, eta, sigma, T, m, M, Delta, d=None, name=None) -> Instance:
+def nonconvex_chain(n, eta, sigma, T, rho, Delta, M=None, batches="full", b=None, position=0, init="fixed",
+                    init_var=None, release="last", name=None) -> Instance:
+    """Noisy GD on the concave quadratics ``l_i(theta) = -rho/2 theta^2 - h_i theta`` in 1-D, unconstrained.
+
+    Each loss is rho-weakly convex and rho-smooth (``M >= rho`` records a declared smoothness constant), and not
+    convex.  A step multiplies the iterate by ``1 + eta rho > 1``: the differing record's shift grows as fast as
+    the noise added before it, so the last iterate forgets nothing; its privacy tends to a constant as T grows
+    instead of decaying like the convex runs' (for a record used at the first step, ``mu_T^2 -> (Delta/(b
+    sigma))^2 (1 - (1 + eta rho)^-2)``): the last iterate is nearly as revealing as the transcript.  A
+    last-iterate bound claimed for smooth or weakly convex losses that decays in T is refuted here.  The
+    differing record's linear term moves by ``Delta`` (gradient difference Delta); full or cyclic batches;
+    fixed start 0 or Gaussian ``N(0, init_var)``; ``release="all"``: the transcript.  Exact Gaussian laws
+    (:class:`verify.instances.chain.QuadraticRun` with a negative eigenvalue).
+    """
+    where = "nonconvex_chain"
+    rho = positive("rho", rho, where)
+    M = rho if M is None else positive("M", M, where)
+    if M < rho:
+        raise InputError(f"need M >= rho (a curvature -rho is M-smooth for M >= rho), got M={M} < rho={rho}", "M",
+                         where)
+    Delta = sensitivity(Delta, where)
+    if init == "gaussian" and init_var is None:
+        raise InputError("init='gaussian' on an expanding chain needs init_var", "init_var", where)
+    geometry = ChainGeometry(np.array([-rho]), None, np.array([Delta]), None, "-rho/2 theta^2 - h_i theta",
+                             loss_classes("concave_quadratic"))
+    plan = BatchPlan.of(where, n, batches, b, position, ("full", "cyclic"))
+    return _gaussian_chain(where, name or f"{where}(n={n}, T={T}, eta={eta}, sigma={sigma}, rho={rho:.4g})",
+                           geometry, plan, eta, sigma, T, init, init_var, None,
+                           {"Delta": Delta, "rho": rho, "M": M}, release)
+
+
+def bok_thm42(n, eta, sigma, T, m, M, Delta, d=None, release="last", name=None) -> Instance:
     """Bok et al. 2024, Thm 4.2 equality case: ``f_i = m/2 |x|^2``, ``f'_{i*} = f_i + Delta <v, x>``, x0 = 0.
 
     Full batch, unconstrained, ``eta < 2/M``; the last iterates are Gaussians with equal covariance
@@ -303,14 +348,15 @@ def bok_thm42(n, eta, sigma, T, m, M, Delta, d=None, name=None) -> Instance:
     M_ = positive("M", M, where)
     if eta_ * M_ >= 2:
         raise InputError(f"Thm 4.2 needs eta < 2/M, got eta*M = {eta_ * M_}", "eta", where)
-    inst = quadratic_chain(n, eta, sigma, T, m=m, M=M, Delta=Delta, d=d, name=name or
+    inst = quadratic_chain(n, eta, sigma, T, m=m, M=M, Delta=Delta, d=d, release=release, name=name or
                            f"bok_thm42(n={n}, T={T}, eta={eta}, sigma={sigma}, m={m}, M={M})",
                            _family="bok_thm42")
     return _with_run(inst, tight=eta_ <= 2 / (M_ + float(m)),
                      source="Bok et al. 2024, Theorem 4.2 (proof, equality case)")
 
 
-def bok_c17(n, b, eta, sigma, m, M, Delta, E=None, T=None, position=None, d=None, name=None) -> Instance:
+def bok_c17(n, b, eta, sigma, m, M, Delta, E=None, T=None, position=None, d=None, release="last",
+            name=None) -> Instance:
     """Bok et al. 2024, Thm C.17: the Thm 4.2 quadratics under cyclic batches (NoisyCGD).
 
     ``l = n/b`` batches, ``E`` epochs (``T = l E``), the differing record in batch ``position``
@@ -331,12 +377,12 @@ def bok_c17(n, b, eta, sigma, m, M, Delta, E=None, T=None, position=None, d=None
     cyclic = derive(given, "cyclic")  # l = n/b, T = l E
     shown_T = cyclic["T"] if T is None else T
     inst = quadratic_chain(n, eta, sigma, cyclic["T"], m=m, M=M, Delta=Delta, d=d, batches="cyclic", b=b,
-                           position=cyclic["l"] - 1 if position is None else position,
+                           position=cyclic["l"] - 1 if position is None else position, release=release,
                            name=name or f"bok_c17(n={n}, b={b}, T={shown_T})", _family="bok_c17")
     return _with_run(inst, source="Bok et al. 2024, Theorem C.17")
 
 
-def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", name=None) -> Instance:
+def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", release="last", name=None) -> Instance:
     """Chourasia et al. 2021, Thm 3 (and §4(b) of the catalogue): squared loss ``1/2 |theta - x|^2``.
 
     ``D = (x_1, 0, ..., 0)``, ``D' = (x_1', 0, ..., 0)``, ``x_1 = (Delta/2) e_1 = -x_1'`` (so
@@ -357,7 +403,7 @@ def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", name=None) -> Ins
     data = np.zeros((n_, d))
     data[0, 0] = Delta_ / 2
     inst = quadratic_chain(n, eta, sigma, T, Delta=Delta_, d=d, eigenvalues=np.ones(d), records=data,
-                           direction=-np.eye(d)[0], init=init,
+                           direction=-np.eye(d)[0], init=init, release=release,
                            name=name or f"chourasia_thm3(n={n}, T={T}, eta={eta}, sigma={sigma})",
                            _family="chourasia_thm3")
     return _with_run(inst, loss="1/2 |theta - x|^2", data=data, data_prime=-data[0],
@@ -501,7 +547,7 @@ def _interval(where: str, D, lo, x0) -> tuple[float, float, float, float]:
 
 
 def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0, x0=None, lo=None,
-                  offset=0.0, adjacency="replace", cells=2048, method="auto", event=None, name=None,
+                  offset=0.0, adjacency="replace", cells=2048, method="auto", event=None, p_decay=None, name=None,
                   _family="interval_walk") -> Instance:
     """Projected noisy GD on linear losses in 1-D, ``C = [lo, lo + D]`` (default ``[-D/2, D/2]``).
 
@@ -516,7 +562,9 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     ``|delta_h - delta_2h|`` (max direction), plus the effect of dropping cells below the FFT floor;
     ``profile().error_of(name, ...)`` gives the same estimate for any other query.  ``event``: release
     only ``1[theta_T >= event]`` (:func:`event_profile`: a certified lower bound on every divergence of
-    the last iterate, for orders or levels beyond the grid's resolution).
+    the last iterate, for orders or levels beyond the grid's resolution).  ``p_decay``: decaying step sizes
+    ``eta_t = eta max(t, 1)^(-p)`` for the gradient and the noise of step t = 0, ..., T-1 (Altschuler & Talwar 2022,
+    §5.3, as :func:`projected_quadratic`); not with shuffled batches.
     """
     where = _family
     n = integer("n", n, where)
@@ -539,7 +587,19 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     cells = integer("cells", cells, where, low=8, high=DENSE_MAX_CELLS if shuffle else 2 ** 22)
     choice("method", method, ("auto", "dense") if shuffle else ("auto", "fft", "direct", "dense"), where)
     g, g_prime = offset, offset - Delta
-    sch_d, sch_p = _schedules(n, eta, plan, g, g_prime)
+    noise = eta * sigma
+    if p_decay is None:
+        sch_d, sch_p = _schedules(n, eta, plan, g, g_prime)
+    else:
+        if shuffle:
+            raise InputError("decaying steps are not available with shuffled batches", "p_decay", where)
+        p_decay = nonnegative("p_decay", p_decay, where)
+        steps = eta * np.maximum(np.arange(T, dtype=float), 1.0) ** -p_decay
+        noise, sch_d, sch_p = steps * sigma, [], []
+        for t, eta_t in enumerate(steps):
+            d_t, p_t = _schedules(n, float(eta_t), plan, g, g_prime)
+            sch_d.append(d_t[t % len(d_t)])
+            sch_p.append(p_t[t % len(p_t)])
     if shuffle:  # [still, use]: the cyclic schedule with the record in batch 0 uses it at step 0
         sch_d, sch_p = ([Mixture((1.0,), (0.0,)), sch[0]] for sch in (sch_d, sch_p))
     if event is not None:
@@ -548,21 +608,23 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
             raise InputError(f"the event threshold {event} must lie in ({lo}, {hi}]", "event", where)
 
     def compute() -> DiscreteProfile:
-        profile = _grid_profile(lo, hi, x0, eta * sigma, sch_d, sch_p, T, cells, method, escaped_is_error=False,
+        profile = _grid_profile(lo, hi, x0, noise, sch_d, sch_p, T, cells, method, escaped_is_error=False,
                                 shuffled=plan.l if shuffle else None)
         if event is None:
             return profile
         floored = 0 if profile.unresolved is None else int(profile.unresolved.sum())
         return event_profile(profile, event, floor_error=2.0 * floored * FFT_FLOOR)
 
-    constants = {**plan.constants(T), "eta": eta, "sigma": sigma, "Delta": Delta, "D": D, "d": 1, "m": 0.0}
+    constants = {**plan.constants(T), "eta": eta, "sigma": sigma, "Delta": Delta, "D": D, "d": 1, "m": 0.0,
+                 **({} if p_decay is None else {"p_decay": p_decay})}
     if max(abs(g), abs(g_prime)) > 0:
         constants["L"] = max(abs(g), abs(g_prime))
     setting = Setting(algorithm="noisy_gd", batches=batches, loss="linear", constraint="bounded",
                       adjacency=adjacency, init="fixed", release="last")
     run = RunDescription(kind="walk_1d", loss="linear", n=n, b=plan.b, T=T, eta=eta, sigma=sigma, batches=batches,
                          position=plan.position, init="fixed", record_gradient=g, record_gradient_prime=g_prime,
-                         x0=x0, interval=(lo, hi), projection=(lo, hi), cells=cells, method=method)
+                         x0=x0, interval=(lo, hi), projection=(lo, hi), cells=cells, method=method,
+                         post_processing=None if event is None else f"1[theta_T >= {event}]")
     shown = f"{_family}(n={n}, T={T}, D={D}, batches={batches}" + ("" if event is None else f", event theta_T >= {event}")
     return Instance(name=name or shown + ")", family=_family,
                     setting=setting, loss_classes=LINEAR, constants=constants, run=run, compute=compute)
@@ -570,7 +632,7 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
 
 def projected_quadratic(n, eta, sigma, T, Delta, D, m, M=None, batches="uniform", b=None, position=0, x0=None,
                         offset=0.0, p_decay=None, cells=None, method="dense", name=None, _family="projected_quadratic",
-                        _escaped_is_error=False) -> Instance:
+                        _escaped_is_error=False, _concave=False) -> Instance:
     """Projected noisy SGD on 1-D quadratics ``l_i(theta) = m/2 theta^2 + g_i theta`` on ``[-D/2, D/2]``.
 
     Every record has ``g_i = 0`` but the differing one: ``g = offset`` in D, ``offset - Delta`` in D'
@@ -580,11 +642,14 @@ def projected_quadratic(n, eta, sigma, T, Delta, D, m, M=None, batches="uniform"
     batch] - eta Z)``: a mixture of affine maps, evolved exactly on the grid by the dense engine (a
     transition matrix, ``cells <= 2048``); uniform batches of size ``b`` (the record used with
     probability ``q = b/n``), the setting the strongly convex SGD statements speak about (the Gaussian
-    chains cover full and cyclic batches exactly).  Start ``x0`` (default the centre).  ``p_decay``:
+    chains cover full and cyclic batches exactly), or shuffled batches (a fresh permutation into ``l = n/b``
+    batches every epoch: the record's step uniform in each epoch, independently across epochs, an exact mixture
+    over the orders, :func:`~verify.instances.grid.evolve_shuffled`).  Start ``x0`` (default the centre).  ``p_decay``:
     decaying step sizes, the step ``omega_{t+1} = ...`` (t = 0, ..., T-1) using ``eta_t = eta max(t, 1)^(-p)``
     for its gradient and its noise ``eta_t Z`` (Altschuler & Talwar 2022, §5.3: ``eta = eta_1`` the largest
     step; a per-step kernel each step).  The strongly convex reference of
-    Altschuler & Talwar 2022, Thm 5.1 / (5.3) / (B.3) and Bok et al. 2024, Thm 4.9.
+    Altschuler & Talwar 2022, Thm 5.1 / (5.3) / (B.3) and Bok et al. 2024, Thm 4.9.  ``_concave``: the
+    curvature is ``-m`` (:func:`projected_nonconvex`).
     """
     where = _family
     n = integer("n", n, where)
@@ -600,41 +665,70 @@ def projected_quadratic(n, eta, sigma, T, Delta, D, m, M=None, batches="uniform"
     if eta * m >= 2:
         raise InputError(f"need eta*m < 2 (the gradient step expands otherwise), got {eta * m}", "eta", where)
     D, lo, hi, x0 = _interval(where, D, lo=None, x0=x0)
-    plan = BatchPlan.of(where, n, batches, b, position, ("uniform",))
+    choice("batches", batches, ("uniform", "shuffle"), where)
+    shuffle = batches == "shuffle"  # a partition into l = n/b batches, a fresh order every epoch
+    plan = BatchPlan.of(where, n, "cyclic" if shuffle else batches, b, 0 if shuffle else position,
+                        ("cyclic",) if shuffle else ("uniform",))
+    curvature = -m if _concave else m
     offset = finite("offset", offset, where)
     # default 512 cells; 256 with decaying steps (one transition matrix per step: the cost grows with T C^2)
     cells = integer("cells", (512 if p_decay is None else 256) if cells is None else cells, where, low=8,
                     high=DENSE_MAX_CELLS)
     choice("method", method, ("dense",), where)
     g, g_prime = offset, offset - Delta
+    if shuffle and p_decay is not None:
+        raise InputError("decaying steps are not available with shuffled batches", "p_decay", where)
     if p_decay is None:
         steps = eta
-        sch_d, sch_p = _schedules(n, eta, plan, g, g_prime, curvature=m)
+        sch_d, sch_p = _schedules(n, eta, plan, g, g_prime, curvature=curvature)
+        if shuffle:  # [still, use]: the step without the record (the gradient step alone), the step with it
+            still = Mixture((1.0,), (_Affine(0.0, eta * curvature),))
+            sch_d, sch_p = [still, sch_d[0]], [still, sch_p[0]]
     else:
         p_decay = nonnegative("p_decay", p_decay, where)
         steps = eta * np.maximum(np.arange(T, dtype=float), 1.0) ** -p_decay
         sch_d, sch_p = [], []
         for eta_t in steps:
-            d_t, p_t = _schedules(n, float(eta_t), plan, g, g_prime, curvature=m)
+            d_t, p_t = _schedules(n, float(eta_t), plan, g, g_prime, curvature=curvature)
             sch_d += d_t
             sch_p += p_t
 
     def compute() -> DiscreteProfile:
         return _grid_profile(lo, hi, x0, steps * sigma, sch_d, sch_p, T, cells, method,
-                             escaped_is_error=_escaped_is_error)
+                             escaped_is_error=_escaped_is_error, shuffled=plan.l if shuffle else None)
 
     L = m * max(abs(lo), abs(hi)) + max(abs(g), abs(g_prime))
-    constants = {**plan.constants(T), "eta": eta, "sigma": sigma, "Delta": Delta, "D": D, "d": 1, "m": m, "M": M,
-                 "L": L, **({} if p_decay is None else {"p_decay": p_decay})}
-    setting = Setting(algorithm="noisy_gd", batches=batches, loss="quadratic", constraint="bounded",
-                      adjacency="replace", init="fixed", release="last")
+    batch_constants = {k: v for k, v in plan.constants(T).items() if not (shuffle and k == "tpos")}
+    constants = {**batch_constants, "eta": eta, "sigma": sigma, "Delta": Delta, "D": D, "d": 1,
+                 **({"rho": m} if _concave else {"m": m}), "M": M, "L": L,
+                 **({} if p_decay is None else {"p_decay": p_decay})}
+    setting = Setting(algorithm="noisy_gd", batches=batches, loss="concave_quadratic" if _concave else "quadratic",
+                      constraint="bounded", adjacency="replace", init="fixed", release="last")
     run = RunDescription(kind="walk_1d", loss="m/2 theta^2 + g theta", n=n, b=plan.b, T=T, eta=eta, sigma=sigma,
                          batches=batches, position=plan.position, init="fixed", record_gradient=g,
                          record_gradient_prime=g_prime, x0=x0, interval=(lo, hi), projection=(lo, hi), cells=cells,
-                         method=method, eigenvalues=np.array([m]))
+                         method=method, eigenvalues=np.array([curvature]))
+    classes = loss_classes("concave_quadratic", "lipschitz") if _concave else loss_classes("squared")
     return Instance(name=name or f"{where}(n={n}, T={T}, D={D:.4g}, m={m:.4g}, batches={batches})", family=_family,
-                    setting=setting, loss_classes=loss_classes("squared"), constants=constants, run=run,
-                    compute=compute)
+                    setting=setting, loss_classes=classes, constants=constants, run=run, compute=compute)
+
+
+def projected_nonconvex(n, eta, sigma, T, Delta, D, rho, M=None, batches="uniform", b=None, x0=None, offset=0.0,
+                        cells=None, name=None) -> Instance:
+    """Projected noisy SGD on the concave 1-D quadratics ``-rho/2 theta^2 + g_i theta`` on ``[-D/2, D/2]``.
+
+    Rho-weakly convex, rho-smooth (``M >= rho`` a declared constant), L-Lipschitz on the interval with
+    ``L = rho D/2 + max(|g|, |g'|)``, not convex: a step expands by ``1 + eta rho`` before the projection, so the
+    iterates are pushed to the walls and the differing record's shift is kept, not forgotten.  Uniform batches of
+    size b (the record used with probability ``b/n``), evolved exactly on the grid (dense engine, as
+    :func:`projected_quadratic`).  The bounded, Lipschitz non-convex reference for subsampled runs.
+    """
+    where = "projected_nonconvex"
+    rho = positive("rho", rho, where)
+    inst = projected_quadratic(n, eta, sigma, T, Delta, D, rho, M=M, batches=batches, b=b, x0=x0, offset=offset,
+                               cells=cells, name=name or f"{where}(n={n}, T={T}, D={D:.4g}, rho={rho:.4g})",
+                               _family=where, _concave=True)
+    return dataclasses.replace(inst, run=dataclasses.replace(inst.run, loss="-rho/2 theta^2 + g theta"))
 
 
 def subsampled_quadratic(n, eta, sigma, T, Delta, m, M=None, b=1, offset=0.0, window=14.0, cells=None,
@@ -703,7 +797,7 @@ def at22_thm41(n, eta, sigma, T, Delta, D, b=1, cells=2048, method="auto", event
 
 
 def subsampled_linear(n, eta, sigma, T, Delta, b, batches="poisson", adjacency=None, offset=0.0, cells=8192,
-                      method="auto", window=30.0, name=None) -> Instance:
+                      method="auto", window=30.0, release="last", name=None) -> Instance:
     """Unconstrained linear loss, the differing record Poisson- or uniformly-subsampled (1-D grid).
 
     The record has gradient ``offset`` in D and ``offset - Delta`` in D' (default: 0, i.e. its absence
@@ -718,8 +812,27 @@ def subsampled_linear(n, eta, sigma, T, Delta, b, batches="poisson", adjacency=N
     unconstrained, the last iterate depends only on how often the record was used, ``E = T // l`` times
     plus once more with probability ``r / l`` (``r = T mod l``, the partial epoch), so its law is one
     step of noise ``eta sigma sqrt(T)`` and that mixture of displacements, evolved exactly on the grid.
+
+    ``release="all"`` (Poisson or uniform batches): the transcript.  Unconstrained linear losses make the steps'
+    increments independent and identically distributed, each the one-step pair (the record sampled or not), so
+    the transcript is that pair repeated ``T`` times (:class:`~verify.instances.profile.RepeatedStep`, read in
+    Rényi DP by additivity).
     """
     where = "subsampled_linear"
+    choice("release", release, ("last", "all"), where)
+    if release == "all":
+        if batches == "shuffle":
+            raise InputError("shuffled batches: the last iterate only (the transcript depends on the orders)",
+                             "release", where)
+        step = subsampled_linear(n, eta, sigma, 1, Delta, b, batches=batches, adjacency=adjacency, offset=offset,
+                                 cells=cells, method=method, window=window)
+        T_all = integer("T", T, where, high=10 ** 7)
+        return dataclasses.replace(
+            step, name=name or f"{where}(n={n}, b={b}, T={T_all}, batches={batches}, every iterate)",
+            setting=dataclasses.replace(step.setting, release="all"),
+            constants={**step.constants,
+                       **BatchPlan.of(where, int(n), batches, b, 0, ("poisson", "uniform")).constants(T_all)},
+            run=dataclasses.replace(step.run, T=T_all), compute=lambda: RepeatedStep(step.profile(), T_all))
     n_ = integer("n", n, where)
     eta_ = positive("eta", eta, where)
     sigma_ = positive("sigma", sigma, where)
@@ -947,6 +1060,14 @@ def draw_position(u: float, context) -> int | None:
     return min(l - 1, int(math.floor(u * l)))
 
 
+@reads()
+def draw_event(u: float, context) -> float | None:
+    """Release the positivity test ``1[theta_T >= 0]`` instead of the last iterate for ``u >= 3/4`` (None below,
+    the default): a post-processing, evidence for a lower bound at orders and levels the grid cannot resolve
+    (Altschuler & Talwar 2022, Appendix A.4), a refutation only for an upper bound."""
+    return 0.0 if u >= 0.75 else None
+
+
 @reads("D")
 def draw_x0(u: float, context) -> float | None:
     """The start of a projected walk on ``[-D/2, D/2]``: ``x0 = D (u - 1/2)`` (u = 1/2 the centre, the
@@ -988,6 +1109,12 @@ GRID = ("1-D density evolution on a grid (atoms at the interval ends), error est
 register_family("quadratic_chain", quadratic_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="any", loss="quadratic", constraint="none", init="any"),
                 searched={"position": draw_position, "init_var": draw_init_var})
+register_family("nonconvex_chain", nonconvex_chain, cost="closed_form", exactness=CHAIN + " (a negative curvature)",
+                run_kind="gaussian_chain",
+                setting=Setting(batches="any", loss="concave_quadratic", constraint="none", init="any"),
+                source="a non-convex construction: the expanding step keeps the record's shift (the last iterate as "
+                       "revealing as the transcript, up to a constant)",
+                searched={"position": draw_position, "init_var": draw_init_var})
 register_family("linear_chain", linear_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="any", loss="linear", constraint="none", init="any"),
                 searched={"position": draw_position, "init_var": draw_init_var})
@@ -1008,10 +1135,14 @@ register_family("bok_c16", bok_c16, cost="grid", exactness=GRID, run_kind="walk_
                 source="Bok et al. 2024, Theorem C.16")
 register_family("at22_thm41", at22_thm41, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="uniform", loss="linear", constraint="bounded", init="fixed"),
-                source="Altschuler & Talwar 2022, Theorem 4.1")
+                source="Altschuler & Talwar 2022, Theorem 4.1", searched={"event": draw_event})
 register_family("projected_quadratic", projected_quadratic, cost="grid", exactness=GRID, run_kind="walk_1d",
-                setting=Setting(batches="uniform", loss="quadratic", constraint="bounded", init="fixed"),
+                setting=Setting(batches="any", loss="quadratic", constraint="bounded", init="fixed"),
                 source="Altschuler & Talwar 2022, Thm 5.1 / Appendix B.3 (strongly convex SGD)",
+                searched={"offset": draw_offset, "x0": draw_x0})
+register_family("projected_nonconvex", projected_nonconvex, cost="grid", exactness=GRID, run_kind="walk_1d",
+                setting=Setting(batches="uniform", loss="concave_quadratic", constraint="bounded", init="fixed"),
+                source="a non-convex construction: an expanding step between walls keeps the record's shift",
                 searched={"offset": draw_offset, "x0": draw_x0})
 register_family("subsampled_quadratic", subsampled_quadratic, cost="grid", run_kind="walk_1d",
                 exactness=GRID + "; unconstrained: a window of the drift and the noise, the mass reaching its ends "
@@ -1048,7 +1179,7 @@ register_family("dpsgd_worst_step", dpsgd_worst_step, cost="grid", run_kind="wal
                 source="Bu et al. 2020, Theorem 3")
 
 __all__ = ["ChainGeometry", "ChainStart", "at22_thm41", "bok_c16", "bok_c17", "bok_cor52", "bok_thm42",
-           "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "draw_init_var", "draw_offset", "draw_position",
-           "draw_x0", "event_profile", "gaussian_mechanism",
-           "interval_walk", "langevin_quadratic", "linear_chain", "projected_quadratic", "quadratic_chain",
+           "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "draw_event", "draw_init_var", "draw_offset",
+           "draw_position", "draw_x0", "event_profile", "gaussian_mechanism", "interval_walk", "langevin_quadratic",
+           "linear_chain", "nonconvex_chain", "projected_nonconvex", "projected_quadratic", "quadratic_chain",
            "subsampled_linear", "subsampled_quadratic"]

@@ -82,6 +82,9 @@ class RunDescription:
     pair: str | None = None  # the pair of laws, in words
     tight: bool | None = None  # whether the construction attains the paper's bound
     sufficient: bool | None = None  # the last iterate is a sufficient statistic of all the iterates for the pair
+    #: the run releases only this function of its last iterate (e.g. "1[theta_T >= 0]"): its exact value is a lower
+    #: bound of the last iterate's privacy (data processing), evidence for a lower bound, a refutation of an upper one
+    post_processing: str | None = None
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -283,9 +286,20 @@ class BatchPlan:
         return derive({"n": self.n, "b": self.b})["q"]
 
     def constants(self, T: int) -> dict[str, float]:
-        """``n``, ``b``, ``T``, ``q = b/n`` and, for cyclic batches, ``l`` and ``E = T/l`` (when ``l``
-        divides ``T``); full batches define neither ``l`` nor ``E`` (no cyclic theorem applies)."""
-        return derive({"n": self.n, "b": self.b, "T": T}, "cyclic" if self.batches == "cyclic" else None)
+        """``n``, ``b``, ``T``, ``q = b/n`` and, for cyclic batches, ``l``, ``E = T/l`` (when ``l``
+        divides ``T``) and ``tpos``, the 1-based batch holding the differing record; full batches define
+        neither ``l`` nor ``E`` (no cyclic theorem applies)."""
+        if self.batches != "cyclic":
+            return derive({"n": self.n, "b": self.b, "T": T})
+        return {**derive({"n": self.n, "b": self.b, "T": T}, "cyclic"), "tpos": self.position + 1}
+
+    def uses(self, T: int) -> int:
+        """How many of ``T`` steps use the differing record's batch (full: all; cyclic: those of its batch)."""
+        if self.batches == "full":
+            return T
+        if self.batches != "cyclic":
+            raise InputError(f"the record's uses are random under {self.batches} batches", "batches")
+        return (T - 1 - self.position) // self.l + 1 if self.position < T else 0
 
 
 __all__ = ["BatchPlan", "Instance", "LOSS_CLASSES", "Once", "PROFILES", "PROFILE_BUDGET", "BoundedCache",

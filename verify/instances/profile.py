@@ -828,4 +828,34 @@ class CompositionProfile(PrivacyProfile):
         return f"CompositionProfile(p={self.p}, mu={self.step_mu}, T={self.T})"
 
 
-__all__ = ["CompositionProfile", "DIRECTIONS", "DiscreteProfile", "GaussianProfile", "PrivacyProfile"]
+class RepeatedStep(PrivacyProfile):
+    """The transcript of ``T`` independent, identically distributed steps, each the pair ``step`` (a profile of one
+    step, e.g. a grid of one subsampled step): ``P^T`` against ``Q^T``.
+
+    Read in Rényi DP, exactly by additivity over independent steps (``D_a(P^T || Q^T) = T D_a(P || Q)``), with
+    the step's own error estimate scaled alike; the other readings need a composition of the step's privacy-loss
+    distribution, which this profile does not build (they refuse, and the comparison is skipped as no evidence).
+    """
+
+    def __init__(self, step: PrivacyProfile, T: int):
+        self.step, self.T = step, int(T)
+        self.error = float(getattr(step, "error", 0.0) or 0.0)
+
+    def _renyi(self, alpha: np.ndarray, forward: bool) -> np.ndarray:
+        return self.T * np.asarray(self.step._renyi(alpha, forward), dtype=float)
+
+    def _refuse(self, *args) -> np.ndarray:
+        raise InputError("the transcript of repeated grid steps is read in Rényi DP only (by additivity)", "notion")
+
+    _delta = _tradeoff = _eps = _refuse
+
+    def error_of(self, name: str, *args, **kwargs) -> float:
+        """``T`` times the step's error estimate (Rényi divergences add over the steps)."""
+        _check_quantity(name)
+        if name != "renyi":
+            self._refuse()
+        error_of = getattr(self.step, "error_of", None)
+        return 0.0 if error_of is None else self.T * float(error_of(name, *args, **kwargs))
+
+
+__all__ = ["CompositionProfile", "DIRECTIONS", "DiscreteProfile", "GaussianProfile", "PrivacyProfile", "RepeatedStep"]

@@ -49,6 +49,9 @@ class Notion:
     * ``nonnegative``: whether every valid value is >= 0 (eps at a large delta may be negative).
     * ``inverted``: the value is a delta(eps) curve, read at a delta by inverting it through scalar
       evaluations (the costliest reading: plots and schedules treat such theorems apart).
+    * ``signed``: ``signed(profile, at)``, the exact value without the floor ``exact`` keeps (eps(delta) is
+      the smallest eps >= 0; a bound below 0 is compared with the smallest signed eps, see
+      :func:`exact_against`); None: ``exact`` has no floor.
     """
 
     name: str
@@ -69,6 +72,7 @@ class Notion:
     resolution: float = 0.0
     nonnegative: bool = True
     inverted: bool = False
+    signed: Callable[[Any, Any], float] | None = None
 
     def __str__(self) -> str:
         return self.name
@@ -332,6 +336,34 @@ def _mu_from_eps(profile) -> float:
     return float(np.max(lo))
 
 
+def signed_eps(profile, delta: float) -> float:
+    """The smallest real eps with ``delta(eps) <= delta``: ``profile.eps(delta)`` when positive, else the root
+    of the hockey-stick divergence on eps <= 0, where it keeps decreasing (for a nearly private pair
+    ``delta(eps) -> 1 - e^eps``, so eps(1/2) -> -log 2); ``-inf`` when ``delta(eps) <= delta`` for every eps
+    down to -700 (delta = 1)."""
+    eps = float(profile.eps(delta))
+    if eps > 0:
+        return eps
+    lo = -1.0
+    while float(profile.delta(lo)) <= delta:
+        if lo < -700.0:
+            return -math.inf
+        lo *= 2.0
+    from scipy import optimize  # not at import: `verify list` and `show` load no scipy.special
+
+    return float(optimize.brentq(lambda e: float(profile.delta(e)) - delta, lo, 0.0, xtol=1e-14, rtol=1e-13))
+
+
+def exact_against(notion: Notion, profile, at, bound: float) -> float:
+    """The exact value of ``profile`` in ``notion`` at ``at``, compared with ``bound``: signed
+    (``notion.signed``) where the bound lies below the floored value, so that a valid negative bound holds and
+    a wrong one is refuted (eps at a large delta: exact 0 against a valid bound -0.69 is no violation)."""
+    exact = float(notion.exact(profile, at))
+    if notion.signed is not None and bound < exact <= 0:
+        return float(notion.signed(profile, at))
+    return exact
+
+
 # ---------------------------------------------------------------------------------------------------
 # the registry
 # ---------------------------------------------------------------------------------------------------
@@ -364,7 +396,7 @@ EPS_DELTA = register_notion(Notion(
     grid=(1e-2, 1e-3, 1e-5, 1e-8), probe=1e-5,
     exact=lambda profile, at: float(profile.eps(at)), to_eps=_eps_of_eps_delta,
     audit_lower=lambda result, at: np.asarray(result.eps_lower_at(at)),
-    nonnegative=False))
+    nonnegative=False, signed=signed_eps))
 
 
 def _excess_risk(profile, at) -> float:
@@ -382,4 +414,4 @@ UTILITY = register_notion(Notion(
 
 
 __all__ = ["EPS_DELTA", "FDP", "GDP", "Notion", "RDP", "RDP_ORDERS", "UTILITY", "effective_mu", "invert_delta",
-           "notion", "notions", "register_notion"]
+           "exact_against", "notion", "notions", "register_notion", "signed_eps"]

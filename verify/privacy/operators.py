@@ -92,9 +92,15 @@ def vectorize(scalar: Callable[..., float]) -> Callable[..., np.ndarray]:
     return wrapped
 
 
+#: modules for ``sympy.lambdify`` on arrays: scipy's special functions (erf, erfc, gamma, loggamma, polygamma,
+#: zeta, Bessel, ...) before numpy, so that every function sympy prints evaluates elementwise on arrays (with
+#: numpy alone, lambdify falls back to ``math.erf``, which refuses an array)
+ARRAY_MODULES: tuple[str, ...] = ("scipy", "numpy")
+
+
 def lambdify_modules() -> list:
-    """Modules for ``sympy.lambdify``: the named operators first, then numpy."""
-    return [{name: cls.numeric for name, cls in OPERATORS.items()}, "numpy"]
+    """Modules for ``sympy.lambdify``: the named operators first, then :data:`ARRAY_MODULES`."""
+    return [{name: cls.numeric for name, cls in OPERATORS.items()}, *ARRAY_MODULES]
 
 
 # --- RDP operators (Chourasia et al., Altschuler–Talwar, baselines) ---

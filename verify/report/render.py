@@ -23,7 +23,8 @@ from verify.report import frontpage
 from verify.report.build import slug
 from verify.report.figures import RC, to_svg
 
-VERDICT_MARK = {"verified": "✅", "violated": "❌", "approximate": "≈", "inconclusive": "❔", "missing": "—"}
+VERDICT_MARK = {"verified": "✅", "violated": "❌", "approximate": "≈", "inconclusive": "❔", "ill-formed": "⚠",
+                "missing": "—"}
 
 
 def fmt(value, digits: int = 4) -> str:

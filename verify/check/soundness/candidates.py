@@ -1,0 +1,105 @@
+"""Which families can build admissible instances of a theorem, and how long a grid run may be."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from verify.check import references as refs
+from verify.check.domain import admissible, canonical_points, corner_units, search_coordinates, search_point, unit_names
+from verify.errors import InputError
+from verify.theorem import Theorem
+
+
+def _flags(theorem: Theorem) -> tuple[bool, bool]:
+    """(full batch, cyclic) of the theorem's points."""
+    cyclic = theorem.setting.batches == "cyclic" or "E" in theorem.parameters
+    return theorem.setting.batches == "full", cyclic
+
+
+def candidate_families(theorem: Theorem, probe_seed: int = 0) -> list[str]:
+    """Families that yield at least one admissible instance for ``theorem`` (probed on a few points:
+    raw canonical draws and the search's corners).  Probed once per process for theorems alike in
+    everything the probe reads (:data:`_CANDIDATES`)."""
+    key = (probe_seed, tuple(theorem.parameters), theorem.setting, theorem.notion_record.parameter,
+           tuple((name, id(family)) for name, family in refs.families().items()), unit_names())
+    try:
+        hash(key)
+    except TypeError:  # pragma: no cover - a setting field that cannot be hashed: probe every time
+        return _probe_families(theorem, probe_seed)
+    if key not in _CANDIDATES:
+        if len(_CANDIDATES) >= 1024:
+            _CANDIDATES.clear()
+        _CANDIDATES[key] = tuple(_probe_families(theorem, probe_seed))
+    return list(_CANDIDATES[key])
+
+
+#: the families :func:`candidate_families` found, by what its probe reads of a theorem (its parameters,
+#: setting and notion parameter), the registry's families and the vocabulary (a few kB per process)
+_CANDIDATES: dict[tuple, tuple[str, ...]] = {}
+
+
+def _probe_families(theorem: Theorem, probe_seed: int) -> list[str]:
+    return [name for name, reason in _probe(theorem, probe_seed).items() if reason is None]
+
+
+def refusals(theorem: Theorem, probe_seed: int = 0) -> dict[str, str]:
+    """Why each family yields no applicable instance for ``theorem`` on the probe points (its first instance's
+    refusal, e.g. "instance does not define tpos", "losses are not strongly convex"): what a theorem no family
+    covers is told, instead of a bare "no family"."""
+    return {name: reason for name, reason in _probe(theorem, probe_seed).items() if reason is not None}
+
+
+def _probe(theorem: Theorem, probe_seed: int) -> dict[str, str | None]:
+    """Per family: None when some probe point builds an instance that applies to ``theorem``, else the first
+    reason an instance it built did not apply (or that none could be built)."""
+    found: dict[str, str | None] = {}
+    full, cyclic = _flags(theorem)
+    probes = canonical_points(12, probe_seed, cyclic=cyclic)
+    corners = corner_units(search_coordinates(used=theorem.parameters))[:12]
+    probes += [search_point(u, full, cyclic) for u in corners]
+    for name, family in refs.families().items():
+        found[name] = "no instance could be built at the probe points"
+        for point in probes:
+            point = _cap(family, point, theorem=theorem)
+            try:
+                instance = refs.build(family, point, theorem)
+            except InputError:
+                continue
+            reason = refs.why_not_applicable(theorem, instance)
+            if reason is None:
+                found[name] = None
+                break
+            if found[name].startswith("no instance"):
+                found[name] = reason
+    return found
+
+
+#: the longest run a grid-engine reference steps through when a theorem's region starts beyond :func:`_cap`'s
+#: short horizon (Altschuler & Talwar 2022, Thm 4.1 needs T >= 0.75 D n / (L eta)): its cost per step is one FFT
+GRID_HORIZON = 10_000
+
+
+def _cap(family, point: dict, limit: int = 60, theorem: Theorem | None = None) -> dict:
+    """Keep grid-engine runs short (their cost grows with T); cyclic points keep T = l*E.  When the short run
+    is outside ``theorem``'s assumptions but the point itself (T <= :data:`GRID_HORIZON`) is inside, the point
+    is kept: a theorem whose region starts late is compared there, not never."""
+    if not refs.is_grid(family) or point["T"] <= limit:
+        return point
+    p = dict(point)
+    if "E" in p and p["T"] == p["l"] * p["E"]:
+        l = min(p["l"], float(limit))
+        E = max(1.0, min(p["E"], float(limit // l)))
+        p.update(l=l, E=E, T=l * E, n=l * p["b"], q=1.0 / l, tpos=min(p.get("tpos", l), l))
+    else:
+        p["T"] = float(limit)
+    if theorem is not None and point["T"] <= GRID_HORIZON and _admits(theorem, point) and not _admits(theorem, p):
+        return point
+    return p
+
+
+def _admits(theorem: Theorem, point: Mapping[str, float]) -> bool:
+    """Whether the theorem's parameters at ``point`` are admissible (False when the point lacks one)."""
+    try:
+        return admissible(theorem, {name: point[name] for name in theorem.parameters})
+    except KeyError:
+        return False

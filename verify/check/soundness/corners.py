@@ -1,0 +1,185 @@
+"""The corner phase: a deterministic list of corners, the entry into a theorem's region, the structural
+cases."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import optimize
+
+from verify.check import references as refs
+from verify.check.domain import (
+    OVERSHOOT,
+    STRONG_CONTRACTION,
+    STRUCTURE,
+    admissible,
+    assumption_slacks,
+    coordinate_moves,
+    corner_units,
+    l_unit,
+    searched_corners,
+    with_steps,
+)
+from verify.check.soundness.candidates import GRID_HORIZON
+from verify.check.soundness.record import _costly
+from verify.check.soundness.regimes import saturation
+
+ONE_BATCH, TWO_BATCHES = l_unit(1), l_unit(2)  # the unit draws of l = 1 and l = 2
+
+
+LARGE_MU = 0.8  # the unit draw of mu_step = 5
+
+
+#: assumption evaluations (the point map and the assumptions, no reference) a feasibility search may spend to find
+#: a theorem's region when every base corner lies outside it (:meth:`_Search._feasible`)
+FEASIBLE_EVALUATIONS = 600
+
+
+class CornerPhase:
+    """The corner phase: a deterministic list of corners, the entry into a theorem's region, the structural
+    cases (a mixin of :class:`~verify.check.soundness.search._Search`)."""
+
+    def corner_shares(self) -> dict[str, int]:
+        """How many corners each family gets of the corner budget, fixed before any is evaluated: round
+        robin (with many families, each gets its most telling corners first)."""
+        lengths = {name: len(self.family_corners(name)) for name in self.names}
+        shares, left = dict.fromkeys(self.names, 0), self.budget.corners
+        for i in range(max(lengths.values(), default=0)):
+            for name in self.names:
+                if i < lengths[name] and left > 0:
+                    shares[name] += 1
+                    left -= 1
+        return shares
+
+    def family_corners(self, name: str) -> list[dict]:
+        """The corners tried on family ``name`` in order (a costly family: the first few)."""
+        family = refs.families()[name]
+        return self._costly_corners(family) if _costly(self.theorem, family) else self.corner_list()
+
+    def corners(self, name: str, count: int) -> tuple[str, dict] | None:
+        """The first ``count`` corners of family ``name``; the first violation, if any."""
+        self.record.phase = "corners"
+        single = None  # whether q = 1 (l = 1) is admissible there: learnt from the first try
+        found = None
+        for u in self.family_corners(name)[:count]:
+            if single is False and u["l"] == ONE_BATCH:
+                u = {**u, "l": TWO_BATCHES}
+            score, margin = self.evaluate(name, u)
+            if u["l"] == ONE_BATCH and single is None:
+                if score is None:  # e.g. subsampling theorems assume b < n: try l = 2 instead
+                    score, margin = self.evaluate(name, u := {**u, "l": TWO_BATCHES})
+                    single = False if score is not None else None
+                else:
+                    single = True
+            if margin is not None and found is None:
+                found = (name, u)
+        return found
+
+    def _costly_corners(self, family) -> list[dict]:
+        """A family with a costly reference: the first corners, the strong-contraction and overshooting corners
+        (:data:`~verify.check.domain.STRONG_CONTRACTION`, :data:`~verify.check.domain.OVERSHOOT`), two saturation corners and its own searched
+        keywords' ends (at the base corner)."""
+        every = corner_units(self.coordinates)
+        units = [u for u in every if u["mu"] < LARGE_MU or u["T"] == u["E"] == 0.0]
+        units = units[:self.budget.costly_corners]  # a large mu over many steps: the costliest composition
+        extras = (STRONG_CONTRACTION, OVERSHOOT) + (STRUCTURE if self.cyclic else ())
+        units += [u for u in every if any(all(u.get(k, v) == v for k, v in extra.items()) for extra in extras)
+                  and u not in units]
+        units += self._saturation_corners(units[:1])[:2]
+        entries = self._entry_corners(every[:4])
+        units += [u for u in entries + self._structure_from(entries) if u not in units]
+        searched = tuple(getattr(family, "searched", {}) or {})
+        return units + searched_corners(self.coordinates, searched)[::2]
+
+    def corner_list(self) -> list[dict]:
+        """The corners' unit coordinates: :func:`~verify.check.domain.corner_units`, then the bound's
+        saturation point and +-1 from a few of them."""
+        units = corner_units(self.coordinates)
+        saturated = self._saturation_corners(units[:4] + units[8:10])
+        entries = self._entry_corners(units[:4])  # only when the first corners lie outside the region: first then
+        return entries + self._structure_from(entries) + units[:2] + saturated[:3] + units[2:] + saturated[3:]
+
+    def _structure_from(self, entries: list[dict]) -> list[dict]:
+        """The structural corners (:data:`~verify.check.domain.STRUCTURE`, cyclic and shuffled batches) moved onto
+        the first entry point: when the base corner lies outside a theorem's region (one pass, b = 1), the
+        structural cases are tried inside it."""
+        if not entries or not self.cyclic:
+            return []
+        return [{**entries[0], **{k: v for k, v in corner.items() if k in entries[0]}} for corner in STRUCTURE]
+
+    def _entry_corners(self, bases: list[dict]) -> list[dict]:
+        """Where the theorem's region begins, when the base corners lie outside its assumptions: from each, the
+        first number of steps inside them (on a grid of the steps' unit draw: a region that starts late, T >=
+        T-bar); when no base gets inside that way, the point a feasibility search reaches from the first
+        (:meth:`_feasible`: a region far from every corner, several assumptions at once).  Only the point map
+        and the assumptions are evaluated."""
+        out = []
+        steps = "E" if self.cyclic else "T"
+        outside = [u for u in bases if self._inside(u) is None]
+        for u in outside:
+            for value in np.linspace(0.0, 1.0, 101):
+                moved = {**u, steps: float(value)}
+                if self._inside(moved) is not None:
+                    if moved not in out:
+                        out.append(moved)
+                    break
+        if outside and not out and len(outside) == len(bases):
+            found = self._feasible(outside[0])
+            out += [] if found is None else [found]
+        return out
+
+    def _feasible(self, u: dict) -> dict | None:
+        """An admissible point near ``u``: Nelder-Mead on the coordinates that move the theorem's parameters,
+        minimising the assumptions' summed relative violation (:func:`~verify.check.domain.assumption_slacks`),
+        stopped at the first admissible point it meets (None within :data:`FEASIBLE_EVALUATIONS`)."""
+        slacks = assumption_slacks(self.theorem)
+        moves = coordinate_moves(self.coordinates, self.full, self.cyclic)
+        keys = [k for k in self.coordinates if moves.get(k, frozenset()) & set(self.theorem.parameters)]
+        if not keys:
+            return None
+        found: list[dict] = []
+
+        class _Found(Exception):
+            pass
+
+        def violation(x) -> float:
+            trial = {**u, **{k: float(v) for k, v in zip(keys, np.clip(x, 0.0, 1.0))}}
+            params = self._params(trial)
+            if params is None:
+                return 1e3
+            # beyond GRID_HORIZON steps a grid reference would not be built: as far from the region as outside it
+            late = max(0.0, math.log10(params.get("T", 1.0) / GRID_HORIZON))
+            if late == 0.0 and admissible(self.theorem, params):
+                found.append(trial)
+                raise _Found
+            values = [s(params) for s in slacks]
+            return 1.0 + late + math.fsum(-v for v in values if math.isfinite(v) and v < 0)  # 1: something fails
+
+        x0 = np.array([u[k] for k in keys])
+        simplex = [x0] + [np.where(np.arange(len(keys)) == j, 1.0 - x0[j] if abs(x0[j] - 0.5) > 0.25 else
+                                   (x0[j] + 0.4) % 1.0, x0) for j in range(len(keys))]
+        try:
+            optimize.minimize(violation, x0, method="Nelder-Mead", bounds=[(0.0, 1.0)] * len(keys),
+                              options={"maxfev": FEASIBLE_EVALUATIONS, "initial_simplex": np.array(simplex)})
+        except _Found:
+            return found[0]
+        return None
+
+    def _saturation_corners(self, bases: list[dict]) -> list[dict]:
+        """T at the bound's saturation point and +-1, from a few base corners."""
+        out = []
+        for u in bases:
+            point = self.point(u)
+            try:
+                params = {p: point[p] for p in self.theorem.parameters}
+            except KeyError:
+                continue
+            sat = saturation(self.theorem, params)
+            if sat is None:
+                continue
+            for T in (math.floor(sat[1]), math.floor(sat[1]) + 1, math.floor(sat[1]) - 1, math.ceil(sat[1]) + 1):
+                moved = with_steps(u, T, self.cyclic or sat[0] == "E")
+                if moved is not None and moved not in out:
+                    out.append(moved)
+        return out
