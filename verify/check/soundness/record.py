@@ -217,9 +217,11 @@ def _score(theorem: Theorem, ratio: float) -> float:
 
 
 def _ratio(theorem: Theorem, c: refs.Comparison) -> float:
-    """exact/bound; NaN (left out of the tightness summary) when both lie below the notion's resolution."""
+    """exact/bound; NaN (left out of the tightness summary) when both lie below the notion's resolution, and for a
+    negative bound (an eps at a large delta, compared signed: a ratio of two negative numbers says nothing of how
+    tight the bound is)."""
     resolution = theorem.notion_record.resolution
-    if resolution > 0 and max(c.exact, c.bound) < resolution:
+    if (resolution > 0 and max(c.exact, c.bound) < resolution) or c.bound < 0:
         return float("nan")
     return c.ratio
 
