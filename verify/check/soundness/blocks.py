@@ -143,8 +143,6 @@ def merge(records: list[Record]) -> Record:
             out.budget[phase] = out.budget.get(phase, 0) + n
         out.best += r.best
         out.refute_only += r.refute_only
-        out.adjacencies |= r.adjacencies
-        out.multi_step += r.multi_step
         for axis, values in r.axes.items():
             out.axes.setdefault(axis, set()).update(values)
         out.phase = r.phase

@@ -63,8 +63,6 @@ class Record:
     best: list = field(default_factory=list)  # (score, family, unit coordinates) of compared points
     found: tuple[str, dict] | None = None  # the first violation of the corners (family, unit point): shrunk
     refute_only: int = 0  # comparisons that may refute but are no evidence (Setting.refute_only)
-    adjacencies: set[str] = field(default_factory=set)  # concrete adjacencies of the evidence
-    multi_step: int = 0  # evidence comparisons on runs of more than one step
     ill_formed: BadValue | None = None  # the first admissible point where the bound is NaN
     axes: dict[str, set[str]] = field(default_factory=dict)  # structural axis -> values the evidence reached
 
@@ -100,15 +98,13 @@ class Record:
         """Note what one compared ``instance`` is evidence for: nothing but a refutation when its exact value
         only bounds the claimed quantity from below (:meth:`verify.setting.Setting.refute_only`: a last
         iterate against a theorem about every iterate, unless the instance declares its last iterate a
-        sufficient statistic, ``run.sufficient``), else its concrete adjacencies and whether it has steps."""
-        steps = 1 if instance.steps is None else instance.steps
+        sufficient statistic, ``run.sufficient``), else the values of the structural axes it stands for
+        (:func:`~verify.check.soundness.axes.values_of`)."""
         reason = refute_only(theorem, instance)
         if reason is not None:
             self.refute_only += 1
             self.reasons.setdefault("refute-only", reason)
             return
-        self.adjacencies.update(instance.setting.adjacencies())
-        self.multi_step += steps > 1
         for axis, values in axes.values_of(instance, transcript=theorem.setting.release == "all").items():
             self.axes.setdefault(axis, set()).update(values)
 
