@@ -82,7 +82,7 @@ def tanh_walk(n, eta, sigma, T, Delta, rho, width=None, M=None, batches="full", 
 
     constants = {**plan.constants(T), "eta": eta, "sigma": sigma, "Delta": Delta, "d": 1, "rho": rho, "M": M,
                  "L": rho * c + max(abs(g), abs(g_prime))}
-    setting = Setting(algorithm="noisy_gd", batches=batches, loss="concave_quadratic", constraint="none",
+    setting = Setting(algorithm="noisy_gd", batches=batches, loss="weakly_convex", constraint="none",
                       adjacency="replace", init="fixed", release="last")
     run = RunDescription(kind="walk_1d", loss="-rho c^2 log cosh(theta/c) + g theta", n=plan.n, b=plan.b, T=T,
                          eta=eta, sigma=sigma, batches=batches, position=plan.position, init="fixed",
