@@ -454,6 +454,19 @@ def _schedules(n, eta, plan: BatchPlan, g, g_prime, curvature: float | None = No
     return [mix(g)], [mix(g_prime)]
 
 
+def _decaying(n, eta: float, p_decay: float, T: int, plan: BatchPlan, g, g_prime,
+              curvature: float | None = None) -> tuple[np.ndarray, list[Mixture], list[Mixture]]:
+    """Decaying step sizes ``eta_t = eta max(t, 1)^(-p)`` (Altschuler & Talwar 2022, §5.3): the steps and the
+    per-step schedules of D and D' (step t takes the entry of its batch in the plan's schedule)."""
+    steps = eta * np.maximum(np.arange(T, dtype=float), 1.0) ** -p_decay
+    sch_d, sch_p = [], []
+    for t, eta_t in enumerate(steps):
+        d_t, p_t = _schedules(n, float(eta_t), plan, g, g_prime, curvature=curvature)
+        sch_d.append(d_t[t % len(d_t)])
+        sch_p.append(p_t[t % len(p_t)])
+    return steps, sch_d, sch_p
+
+
 def _chain_key(lo, hi, x0, s, sch_d, sch_p, T, cells, method, escaped_is_error: bool, shuffled: int | None):
     """The key of a grid profile in :data:`~verify.instances.instance.PROFILES`: every argument by value (None
     when a displacement is a map not known by value)."""
@@ -594,12 +607,8 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
         if shuffle:
             raise InputError("decaying steps are not available with shuffled batches", "p_decay", where)
         p_decay = nonnegative("p_decay", p_decay, where)
-        steps = eta * np.maximum(np.arange(T, dtype=float), 1.0) ** -p_decay
-        noise, sch_d, sch_p = steps * sigma, [], []
-        for t, eta_t in enumerate(steps):
-            d_t, p_t = _schedules(n, float(eta_t), plan, g, g_prime)
-            sch_d.append(d_t[t % len(d_t)])
-            sch_p.append(p_t[t % len(p_t)])
+        steps, sch_d, sch_p = _decaying(n, eta, p_decay, T, plan, g, g_prime)
+        noise = steps * sigma
     if shuffle:  # [still, use]: the cyclic schedule with the record in batch 0 uses it at step 0
         sch_d, sch_p = ([Mixture((1.0,), (0.0,)), sch[0]] for sch in (sch_d, sch_p))
     if event is not None:
@@ -686,12 +695,7 @@ def projected_quadratic(n, eta, sigma, T, Delta, D, m, M=None, batches="uniform"
             sch_d, sch_p = [still, sch_d[0]], [still, sch_p[0]]
     else:
         p_decay = nonnegative("p_decay", p_decay, where)
-        steps = eta * np.maximum(np.arange(T, dtype=float), 1.0) ** -p_decay
-        sch_d, sch_p = [], []
-        for eta_t in steps:
-            d_t, p_t = _schedules(n, float(eta_t), plan, g, g_prime, curvature=curvature)
-            sch_d += d_t
-            sch_p += p_t
+        steps, sch_d, sch_p = _decaying(n, eta, p_decay, T, plan, g, g_prime, curvature)
 
     def compute() -> DiscreteProfile:
         return _grid_profile(lo, hi, x0, steps * sigma, sch_d, sch_p, T, cells, method,
@@ -1141,7 +1145,7 @@ register_family("projected_quadratic", projected_quadratic, cost="grid", exactne
                 source="Altschuler & Talwar 2022, Thm 5.1 / Appendix B.3 (strongly convex SGD)",
                 searched={"offset": draw_offset, "x0": draw_x0})
 register_family("projected_nonconvex", projected_nonconvex, cost="grid", exactness=GRID, run_kind="walk_1d",
-                setting=Setting(batches="uniform", loss="concave_quadratic", constraint="bounded", init="fixed"),
+                setting=Setting(batches="any", loss="concave_quadratic", constraint="bounded", init="fixed"),
                 source="a non-convex construction: an expanding step between walls keeps the record's shift",
                 searched={"offset": draw_offset, "x0": draw_x0})
 register_family("subsampled_quadratic", subsampled_quadratic, cost="grid", run_kind="walk_1d",
