@@ -600,23 +600,28 @@ def interval_walk(n, eta, sigma, T, Delta, D, batches="full", b=None, position=0
     cells = integer("cells", cells, where, low=8, high=DENSE_MAX_CELLS if shuffle else 2 ** 22)
     choice("method", method, ("auto", "dense") if shuffle else ("auto", "fft", "direct", "dense"), where)
     g, g_prime = offset, offset - Delta
-    noise = eta * sigma
-    if p_decay is None:
-        sch_d, sch_p = _schedules(n, eta, plan, g, g_prime)
-    else:
+    if p_decay is not None:
         if shuffle:
             raise InputError("decaying steps are not available with shuffled batches", "p_decay", where)
         p_decay = nonnegative("p_decay", p_decay, where)
-        steps, sch_d, sch_p = _decaying(n, eta, p_decay, T, plan, g, g_prime)
-        noise = steps * sigma
-    if shuffle:  # [still, use]: the cyclic schedule with the record in batch 0 uses it at step 0
-        sch_d, sch_p = ([Mixture((1.0,), (0.0,)), sch[0]] for sch in (sch_d, sch_p))
     if event is not None:
         event = finite("event", event, where)
         if not lo < event <= hi:
             raise InputError(f"the event threshold {event} must lie in ({lo}, {hi}]", "event", where)
 
+    def laws():
+        """The noise of each step and the schedules of D and D', built with the reference (decaying steps: a law
+        per step, T of them)."""
+        if p_decay is not None:
+            steps, sch_d, sch_p = _decaying(n, eta, p_decay, T, plan, g, g_prime)
+            return steps * sigma, sch_d, sch_p
+        sch_d, sch_p = _schedules(n, eta, plan, g, g_prime)
+        if shuffle:  # [still, use]: the cyclic schedule with the record in batch 0 uses it at step 0
+            sch_d, sch_p = ([Mixture((1.0,), (0.0,)), sch[0]] for sch in (sch_d, sch_p))
+        return eta * sigma, sch_d, sch_p
+
     def compute() -> DiscreteProfile:
+        noise, sch_d, sch_p = laws()
         profile = _grid_profile(lo, hi, x0, noise, sch_d, sch_p, T, cells, method, escaped_is_error=False,
                                 shuffled=plan.l if shuffle else None)
         if event is None:
@@ -687,17 +692,21 @@ def projected_quadratic(n, eta, sigma, T, Delta, D, m, M=None, batches="uniform"
     g, g_prime = offset, offset - Delta
     if shuffle and p_decay is not None:
         raise InputError("decaying steps are not available with shuffled batches", "p_decay", where)
-    if p_decay is None:
-        steps = eta
+    if p_decay is not None:
+        p_decay = nonnegative("p_decay", p_decay, where)
+
+    def laws():
+        """The steps and the schedules of D and D', built with the reference (decaying steps: a law per step)."""
+        if p_decay is not None:
+            return _decaying(n, eta, p_decay, T, plan, g, g_prime, curvature)
         sch_d, sch_p = _schedules(n, eta, plan, g, g_prime, curvature=curvature)
         if shuffle:  # [still, use]: the step without the record (the gradient step alone), the step with it
             still = Mixture((1.0,), (_Affine(0.0, eta * curvature),))
             sch_d, sch_p = [still, sch_d[0]], [still, sch_p[0]]
-    else:
-        p_decay = nonnegative("p_decay", p_decay, where)
-        steps, sch_d, sch_p = _decaying(n, eta, p_decay, T, plan, g, g_prime, curvature)
+        return eta, sch_d, sch_p
 
     def compute() -> DiscreteProfile:
+        steps, sch_d, sch_p = laws()
         return _grid_profile(lo, hi, x0, steps * sigma, sch_d, sch_p, T, cells, method,
                              escaped_is_error=_escaped_is_error, shuffled=plan.l if shuffle else None)
 

@@ -64,11 +64,12 @@ from verify.check.soundness.boundary import BISECTIONS, BoundaryPhase  # noqa: F
 from verify.check.soundness.candidates import (  # noqa: F401
     _CANDIDATES,
     GRID_HORIZON,
-    _admits,
     _cap,
+    admits_on,
     _flags,
     _probe_families,
     candidate_families,
+    params_on,
     refusals,
 )
 from verify.check.soundness.corners import (  # noqa: F401
@@ -114,6 +115,6 @@ from verify.check.soundness.search import _Search  # noqa: F401
 
 __all__ = ["BISECTIONS", "BLOCK_DRAWS", "Block", "BoundaryPhase", "Budget", "CornerPhase", "FEASIBLE_EVALUATIONS",
            "GRID_HORIZON", "GuidedPhase", "HOPELESS", "LARGE_MU", "ONE_BATCH", "PHASES", "POINT_FAILURES", "Plan",
-           "RandomPhase", "Record", "TWO_BATCHES", "block_seed", "candidate_families", "cells", "corner_points",
-           "costly_plan", "exact_family", "finish", "merge", "plan", "refusals", "refute_only", "run_block",
-           "saturation", "soundness", "violation_margin"]
+           "RandomPhase", "Record", "TWO_BATCHES", "admits_on", "block_seed", "candidate_families", "cells",
+           "corner_points", "costly_plan", "exact_family", "finish", "merge", "params_on", "plan", "refusals",
+           "refute_only", "run_block", "saturation", "soundness", "violation_margin"]

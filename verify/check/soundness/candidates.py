@@ -81,25 +81,53 @@ GRID_HORIZON = 10_000
 
 def _cap(family, point: dict, limit: int = 60, theorem: Theorem | None = None) -> dict:
     """Keep grid-engine runs short (their cost grows with T); cyclic points keep T = l*E.  When the short run
-    is outside ``theorem``'s assumptions but the point itself (T <= :data:`GRID_HORIZON`) is inside, the point
-    is kept: a theorem whose region starts late is compared there, not never."""
+    is outside ``theorem``'s assumptions but the point itself (T <= :data:`GRID_HORIZON`) is inside, a theorem
+    whose region starts late is compared there, not never: a cyclic point as drawn, another at the first T inside
+    the region (:func:`_entry`)."""
     if not refs.is_grid(family) or point["T"] <= limit:
         return point
     p = dict(point)
-    if "E" in p and p["T"] == p["l"] * p["E"]:
+    cyclic = "E" in p and p["T"] == p["l"] * p["E"]
+    if cyclic:
         l = min(p["l"], float(limit))
         E = max(1.0, min(p["E"], float(limit // l)))
         p.update(l=l, E=E, T=l * E, n=l * p["b"], q=1.0 / l, tpos=min(p.get("tpos", l), l))
     else:
         p["T"] = float(limit)
-    if theorem is not None and point["T"] <= GRID_HORIZON and _admits(theorem, point) and not _admits(theorem, p):
-        return point
+    if (theorem is not None and point["T"] <= GRID_HORIZON and admits_on(theorem, family, point)
+            and not admits_on(theorem, family, p)):
+        return point if cyclic else _entry(theorem, family, p, point)
     return p
 
 
-def _admits(theorem: Theorem, point: Mapping[str, float]) -> bool:
-    """Whether the theorem's parameters at ``point`` are admissible (False when the point lacks one)."""
+def _entry(theorem: Theorem, family, short: dict, long: dict) -> dict:
+    """The shortest run between ``short`` (outside ``theorem``'s region) and ``long`` (inside) that lies inside it,
+    by bisection on T (assumption evaluations only): a region that starts late is compared where it starts, not
+    at the drawn length (a grid run's cost grows with T)."""
+    lo, hi = int(short["T"]), int(long["T"])
+    while hi - lo > max(1, lo // 64):
+        mid = (lo + hi) // 2
+        if admits_on(theorem, family, {**long, "T": float(mid)}):
+            hi = mid
+        else:
+            lo = mid
+    return {**long, "T": float(hi)}
+
+
+def admits_on(theorem: Theorem, family, point: Mapping[str, float]) -> bool:
+    """Whether the theorem's parameters are admissible on the instance ``family`` builds at ``point``
+    (:func:`params_on`; False when it builds none there)."""
+    params = params_on(theorem, family, point)
+    return params is not None and admissible(theorem, params)
+
+
+def params_on(theorem: Theorem, family, point: Mapping[str, float]) -> dict[str, float] | None:
+    """The theorem's parameters read off the instance ``family`` builds at ``point`` (its own constants: a family
+    may fix what the point draws, e.g. L = Delta where the point has Delta/2), the notion parameter from the
+    point; None when it builds none there or lacks a parameter.  Builds are lazy: no reference is computed."""
     try:
-        return admissible(theorem, {name: point[name] for name in theorem.parameters})
-    except KeyError:
-        return False
+        own = refs.instance_params(refs.build(family, point, theorem), point)
+        extra = theorem.notion_record.parameter
+        return {p: float(point[p] if p == extra else own[p]) for p in theorem.parameters}
+    except (InputError, KeyError, ArithmeticError):
+        return None
