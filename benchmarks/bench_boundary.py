@@ -3,7 +3,7 @@
 Every registry theorem is checked in-process (``check_all``, quick profile unless ``--profile``, seed 0,
 one process), then the mutation self-test is made from those verdicts in the same process (not through
 ``self_test``'s worker pool, whose CPU this process would not see).  CPU seconds (``time.process_time``)
-spent inside ``_Search.boundary`` (its bisections and its reference evaluations) are counted against
+spent inside ``Search.boundary`` (its bisections and its reference evaluations) are counted against
 each part's total, so the ratio is measured in one run.  Reported: the totals, the phase's share, its
 reference evaluations (the evidence budgets' ``boundary`` entries) and the mutation score with its
 survivors.  No assertions.
@@ -30,7 +30,7 @@ def main() -> None:
     args = parser.parse_args()
 
     spent = {"boundary": 0.0, "calls": 0}
-    original = soundness_module._Search.boundary
+    original = soundness_module.Search.boundary
 
     def timed(self):
         start = time.process_time()
@@ -40,7 +40,7 @@ def main() -> None:
             spent["boundary"] += time.process_time() - start
             spent["calls"] += 1
 
-    soundness_module._Search.boundary = timed
+    soundness_module.Search.boundary = timed
     prof = profile(args.profile)
     start = time.process_time()
     verdicts = check_all(theorems.all(), theorems.get, prof, seed=0)
@@ -65,7 +65,7 @@ def main() -> None:
         print(score.line())
         for line in score.survivor_lines():
             print("  survivor:", line)
-    soundness_module._Search.boundary = original
+    soundness_module.Search.boundary = original
 
 
 if __name__ == "__main__":

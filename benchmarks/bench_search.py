@@ -75,15 +75,15 @@ def _comparisons(verdicts) -> int:
 
 def _watch_random_phase() -> dict:
     """Count the random phase's draws and split its CPU time into hypothesis' own and the evaluations
-    (wrapping ``_Search.random`` and ``_Search.evaluate``; an empty dict on a tree without them)."""
+    (wrapping ``Search.random`` and ``Search.evaluate``; an empty dict on a tree without them)."""
     try:
-        from verify.check.soundness import _Search
+        from verify.check.soundness import Search
     except ImportError:
         return {}
-    if not (hasattr(_Search, "random") and hasattr(_Search, "evaluate")):
+    if not (hasattr(Search, "random") and hasattr(Search, "evaluate")):
         return {}
     seen = {"seconds": 0.0, "evaluating": 0.0, "compared": 0, "rejected": 0}
-    random, evaluate = _Search.random, _Search.evaluate
+    random, evaluate = Search.random, Search.evaluate
 
     def timed_random(self, *args, **kwargs):
         start = time.process_time()
@@ -100,7 +100,7 @@ def _watch_random_phase() -> dict:
             seen["compared" if score is not None else "rejected"] += 1
         return score, margin
 
-    _Search.random, _Search.evaluate = timed_random, timed_evaluate
+    Search.random, Search.evaluate = timed_random, timed_evaluate
     return seen
 
 

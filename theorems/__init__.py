@@ -11,22 +11,35 @@ from __future__ import annotations
 
 import functools
 import importlib
+import pkgutil
 
 from verify.theorem import Theorem, theorems_in
 
-MODULES: tuple[str, ...] = ("baselines", "chourasia2021", "bu2020", "bok2024", "altschuler2022", "derived")
+#: the registry's order (``verify list``, ``verify run`` and the report show the papers in it); a paper module not
+#: named here follows, by name
+ORDER: tuple[str, ...] = ("baselines", "chourasia2021", "bu2020", "bok2024", "altschuler2022", "derived")
+#: modules of this package that hold data for the report, not theorems
+DATA: tuple[str, ...] = ("findings", "tables")
+
+
+def _discovered() -> tuple[str, ...]:
+    """The paper modules of this package, in :data:`ORDER` first: discovered, so a new paper needs no list and a
+    misspelt or deleted one is an error, never a paper silently left out."""
+    found = {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")} - set(DATA)
+    lost = [name for name in ORDER if name not in found]
+    if lost:
+        raise ImportError(f"theorems.ORDER names modules the package does not have: {', '.join(lost)}")
+    return ORDER + tuple(sorted(found - set(ORDER)))
+
+
+MODULES: tuple[str, ...] = _discovered()
 
 
 @functools.cache
 def _registry() -> dict[str, Theorem]:
     registry: dict[str, Theorem] = {}
     for name in MODULES:
-        try:
-            module = importlib.import_module(f"theorems.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"theorems.{name}":
-                continue  # paper not encoded yet
-            raise
+        module = importlib.import_module(f"theorems.{name}")
         for theorem in theorems_in(vars(module)):
             if theorem.id in registry:
                 raise ValueError(f"duplicate theorem id {theorem.id!r} in theorems.{name}")

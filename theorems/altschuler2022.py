@@ -175,7 +175,7 @@ EQ_1_1_SGM = Theorem(
           "noise std eta sigma (Lemma 2.11 with R = 2 eta L/b).",
 )
 
-#: issue 13's instance for the constant-1 readings of (5.4) and Thm 5.6: full batch (cyclic, l = 1), linear losses
+#: the instance that refutes the constant-1 readings of (5.4) and Thm 5.6: full batch (cyclic, l = 1), linear losses
 #: +-L (gradient difference 2L), n = b = 10, T = 20, eta = sigma = L = 1, D = 60, alpha = 2: every iterate is
 #: Gaussian (the walls are > 6 sd away), exact D_2 = 2 alpha T L^2/(n^2 sigma^2) = 0.8 vs 0.42, ratio 2T/(T+1)
 _FULL_BATCH_PM_L = {"family": "interval_walk", "n": 10, "b": 10, "T": 20, "eta": 1.0, "sigma": 1.0, "Delta": 2.0,
@@ -194,7 +194,7 @@ EQ_5_4 = Theorem(
     examples=(_FULL_BATCH_PM_L,),
     notes="Stated up to a universal constant; the bound is the statement with constant 1 and the engine reports "
           "the constant the exact values imply (never verified at constant 1). Kept instance: full batch, linear "
-          "losses +-L, exact/bound = 2T/(T+1) (issue 13).",
+          "losses +-L, exact/bound = 2T/(T+1).",
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -379,7 +379,7 @@ THM_5_6 = Theorem(
     up_to_constant=True,
     notes="Stated up to a universal constant; the bound is the statement with constant 1 and the engine reports "
           "the constant the exact values imply (never verified at constant 1). Full batch with linear losses "
-          "+-L (gradient difference 2L) gives exact/bound 2T/(T+1) whenever T <= Tbar (issue 13; kept instance). "
+          "+-L (gradient difference 2L) gives exact/bound 2T/(T+1) whenever T <= Tbar (kept instance). "
           "Any sigma > 0, "
           "alpha > 1; the proof takes tau = T - Tbar with b | n and (n/b) | T, Tbar.",
 )

@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """Lazy ``verify.account(...)``, ``verify.calibrate(...)`` (issue 7) and ``verify.Accountant`` (issue 17),
+    """Lazy ``verify.account(...)``, ``verify.calibrate(...)`` and ``verify.Accountant``,
     without import-time cost."""
     if name in ("account", "calibrate", "Accountant"):
         from verify.account import Accountant, account, calibrate

@@ -1,4 +1,4 @@
-"""The one least-recently-used cache bounded in bytes (issue 12: memory bounded by construction).
+"""The one least-recently-used cache bounded in bytes: memory bounded by construction.
 
 Every process-wide cache of exact references uses :class:`BoundedCache`: the composed PLDs of
 :mod:`verify.privacy.pld`, the shared exact profiles of :mod:`verify.instances.instance` and the built

@@ -21,7 +21,16 @@ import sympy as sp
 import theorems
 from verify.check import soundness as soundness_module
 from verify.check.engine import profile
-from verify.check.soundness import Budget, Plan, Record, finish, merge, plan, run_block, soundness
+from verify.check.soundness import (
+    Budget,
+    Plan,
+    Record,
+    finish,
+    merge,
+    plan,
+    run_block,
+    soundness,
+)
 from verify.setting import Setting
 from verify.theorem import Source, Theorem, sym
 
@@ -88,7 +97,7 @@ def test_the_guided_phase_starts_from_the_best_point_of_a_later_block(monkeypatc
     score, name, u = max(last.best, key=lambda s: s[0])
     last.best.append((1e9, name, dict(u)))
     starts = []
-    monkeypatch.setattr(soundness_module._Search, "_optimise",
+    monkeypatch.setattr(soundness_module.Search, "_optimise",
                         lambda self, family, point, evaluations: starts.append((family, point)))
     finish(theorem, planned, records)
     assert starts and starts[0] == (name, u)

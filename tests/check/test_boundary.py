@@ -19,7 +19,7 @@ import theorems
 from verify.check.domain import TIGHT, assumption_slacks, corner_units
 from verify.check.engine import profile
 from verify.check.mutation import mutants, rule_of
-from verify.check.soundness import Budget, Record, _Search, soundness
+from verify.check.soundness import Budget, Record, Search, soundness
 from verify.setting import Setting
 from verify.theorem import Assumption, Source, Theorem, sym
 
@@ -45,7 +45,7 @@ def test_slacks_are_relative_and_leave_out_single_term_domains():
 
 def test_tighten_makes_an_assumption_tight_and_keeps_the_point_admissible():
     theorem = theorems.get(THM4_DP)
-    search = _Search(theorem, ["chourasia_thm4_dp"], Record(), Budget())
+    search = Search(theorem, ["chourasia_thm4_dp"], Record(), Budget())
     edge = next(s for s in assumption_slacks(theorem) if str(s.assumption) == "eps <= 2 log(1/delta)")
     # eps = 2.5 and delta = 3e-6 (2 log(1/delta) = 25): neither coordinate alone reaches the boundary
     start = {**corner_units(search.coordinates)[0], "mM": 1.0, "eps": 0.5, "delta": 0.5}

@@ -58,9 +58,9 @@ def test_chourasia_thm3_lower_bound_holds_and_the_printed_one_fails(n, T, eta, s
 
 
 def test_the_engine_replays_kept_counterexamples():
-    from verify.check.soundness import Record, _replay
+    from verify.check.soundness import Record, replay_examples
 
     record = Record()
-    _replay(theorems.get("altschuler2022/b.2"), record)
+    replay_examples(theorems.get("altschuler2022/b.2"), record)
     assert record.failure is not None and record.failure.exact > record.failure.bound
     assert record.failure.exact == pytest.approx(2.626, abs=2e-3)

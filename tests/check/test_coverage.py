@@ -6,11 +6,16 @@ Reference values are the former closed-form draws (2000^u, 40^u, 4^u, 1 + 10^(-2
 
 from __future__ import annotations
 
-
 import pytest
 
 from verify.check import domain
-from verify.check.domain import KNEE, corner_units, search_coordinates, search_point, with_steps
+from verify.check.domain import (
+    KNEE,
+    corner_units,
+    search_coordinates,
+    search_point,
+    with_steps,
+)
 
 COORDINATES = search_coordinates()
 
@@ -93,10 +98,10 @@ def test_a_costly_family_tries_the_overshooting_corner_besides_its_first_corners
     """Families with a costly reference try only their first corners, the strong contraction, and the overshoot
     (placed after the first five corners, which stay those of the search before it was added)."""
     import theorems
-    from verify.check.soundness import Budget, Record, _Search
     from verify.check import references as refs
+    from verify.check.soundness import Budget, Record, Search
 
-    search = _Search(theorems.get("bok2024/thm4.2"), [], Record(), Budget(costly_corners=4))
+    search = Search(theorems.get("bok2024/thm4.2"), [], Record(), Budget(costly_corners=4))
     family = next(iter(refs.families().values()))
     units = search._costly_corners(family)
     assert any(u["mM"] == 1.0 and u["etaM"] == domain.OVERSHOOT["etaM"] and u["T"] == 0.0 for u in units)

@@ -31,7 +31,7 @@ def _record(file: str, theorem_id: str) -> Theorem:
     return next(t for t in load_user_theorems(str(USER / file)) if t.id == theorem_id)
 
 
-def _soundness(verdict):
+def soundness_verdict(verdict):
     return next(o for o in verdict.obligations if o.name == "soundness")
 
 
@@ -40,7 +40,7 @@ def test_a_last_iterate_bound_claimed_for_every_iterate_is_not_verified(fresh_ca
     verdict = check(_record("adversary_missed.py", "adv/sc-all-iterates"), max_examples=20, seed=0)
     assert verdict.verdict != "verified", verdict.reason
     if verdict.verdict == "inconclusive":
-        assert "every iterate" in _soundness(verdict).detail
+        assert "every iterate" in soundness_verdict(verdict).detail
 
 
 def test_composition_for_every_iterate_is_verified_on_sufficient_last_iterates(fresh_caches):
@@ -75,7 +75,7 @@ def test_any_adjacency_needs_replace_pairs_compared(fresh_caches):
     family is a replace pair, so the verdict says what was not compared."""
     verdict = check(_record("adversary_missed.py", "adv/poisson-unsampled-rdp-any-adjacency"), max_examples=20, seed=0)
     assert verdict.verdict == "inconclusive", verdict.reason
-    assert "replace" in _soundness(verdict).detail
+    assert "replace" in soundness_verdict(verdict).detail
 
 
 def test_the_order_2_bound_is_verified_for_add_remove(fresh_caches):

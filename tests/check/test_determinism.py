@@ -32,18 +32,18 @@ def test_a_variable_added_by_another_module_changes_no_draw_of_a_theorem_that_do
     """The search's coordinates and the canonical points of a theorem do not depend on what other modules (a
     user's file, another paper) added to the vocabulary in this process (a verdict once moved with the files
     loaded before it)."""
+    import theorems
     from verify import vocabulary
     from verify.check import domain
-    from verify.check.soundness import _Search, Budget, Record
-    import theorems
+    from verify.check.soundness import Budget, Record, Search
 
     theorem = theorems.get("bok2024/thm4.2")
     before_points = domain.canonical_points(8, 3)
-    before_coordinates = _Search(theorem, [], Record(), Budget()).coordinates
+    before_coordinates = Search(theorem, [], Record(), Budget()).coordinates
     monkeypatch.setitem(vocabulary.VOCABULARY, "zz_added", vocabulary.Variable("zz_added", "a test variable"))
     after_points = domain.canonical_points(8, 3)
     assert "zz_added" in domain.unit_names()
-    assert _Search(theorem, [], Record(), Budget()).coordinates == before_coordinates
+    assert Search(theorem, [], Record(), Budget()).coordinates == before_coordinates
     assert [{k: v for k, v in p.items() if k != "zz_added"} for p in after_points] == before_points
     assert all("zz_added" in p for p in after_points)
 

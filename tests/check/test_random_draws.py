@@ -21,7 +21,13 @@ from verify.check import references as refs
 from verify.check import soundness as soundness_module
 from verify.check.domain import CORNER_BASE, search_point
 from verify.check.engine import profile
-from verify.check.soundness import HOPELESS, Record, _Search, candidate_families, soundness
+from verify.check.soundness import (
+    HOPELESS,
+    Record,
+    Search,
+    candidate_families,
+    soundness,
+)
 from verify.setting import Setting
 from verify.theorem import Assumption, Source, Theorem, sym
 
@@ -31,12 +37,12 @@ LINEAR_FULL = Setting(batches="full", loss="linear", constraint="none")
 CASES = ("bok2024/thm4.2", "bok2024/ys22", "chourasia2021/thm4/dp", "altschuler2022/lemma2.12")
 
 
-def _search(theorem_id: str) -> _Search:
+def _search(theorem_id: str) -> Search:
     theorem = theorems.get(theorem_id)
-    return _Search(theorem, candidate_families(theorem), Record(), QUICK)
+    return Search(theorem, candidate_families(theorem), Record(), QUICK)
 
 
-def _read(search: _Search) -> set[str]:
+def _read(search: Search) -> set[str]:
     """What a comparison on this theorem reads of a point: its parameters, its families' build keywords and
     what their searched draws read (checked below), M (a linear loss's smoothness)."""
     read = set(search.theorem.parameters) | {"M"}  # instance_params takes a linear loss's M from the point
@@ -135,14 +141,14 @@ def test_the_coordinates_left_out_stay_at_the_corner_base(monkeypatch):
     theorem_id = "bok2024/thm4.2"
     theorem = theorems.get(theorem_id)
     seen = []
-    original = _Search.evaluate
+    original = Search.evaluate
 
     def evaluate(self, name, u):
         if self.record.phase == "random":
             seen.append(dict(u))
         return original(self, name, u)
 
-    monkeypatch.setattr(_Search, "evaluate", evaluate)
+    monkeypatch.setattr(Search, "evaluate", evaluate)
     sound, _ = soundness(theorem, seed=0, budget=QUICK)
     assert sound.status == "passed" and seen
     search = _search(theorem_id)
@@ -161,14 +167,14 @@ def _planted(assumption: Assumption) -> Theorem:
 
 def _phase_counts(monkeypatch) -> Counter:
     counts: Counter = Counter()
-    original = _Search.evaluate
+    original = Search.evaluate
 
     def evaluate(self, name, u):
         score, margin = original(self, name, u)
         counts[(self.record.phase, score is not None)] += 1
         return score, margin
 
-    monkeypatch.setattr(_Search, "evaluate", evaluate)
+    monkeypatch.setattr(Search, "evaluate", evaluate)
     return counts
 
 

@@ -11,7 +11,7 @@ import sympy as sp
 import theorems
 from verify.check import references as refs
 from verify.check.notions import eps_at_delta
-from verify.check.soundness import _ratio, _violates
+from verify.check.soundness import bound_ratio, violates
 from verify.errors import InputError
 from verify.instances import FAMILIES
 from verify.privacy.gaussian import gdp_eps
@@ -76,12 +76,12 @@ def test_applicability_reasons_from_the_setting_and_the_parameters():
 def test_comparisons_read_the_resolution_of_the_notion():
     fdp = _theorem("fdp", sym.eps * 0 + 1e-14 * MU)
     tiny = refs.Comparison(exact=5e-13, bound=1e-14, at=1.0, tolerance=1e-9)
-    assert math.isnan(_ratio(fdp, tiny))  # both below 1e-12: no information either way
-    assert not _violates(fdp, tiny, {**POINT, "eps": 1.0})
+    assert math.isnan(bound_ratio(fdp, tiny))  # both below 1e-12: no information either way
+    assert not violates(fdp, tiny, {**POINT, "eps": 1.0})
     gdp = _theorem("gdp", MU * sp.Rational(1, 16) * sp.Float("1e-13"))  # 1e-14 at POINT (mu = 1.6)
     clear = refs.Comparison(exact=5e-13, bound=1e-14, at=None, tolerance=1e-9)  # the bound, certified again
-    assert _ratio(gdp, clear) == pytest.approx(50.0)
-    assert _violates(gdp, clear, POINT)
+    assert bound_ratio(gdp, clear) == pytest.approx(50.0)
+    assert violates(gdp, clear, POINT)
 
 
 def test_only_eps_may_be_negative():

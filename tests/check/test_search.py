@@ -136,7 +136,7 @@ def test_a_reference_that_raises_does_not_kill_the_search(monkeypatch):
     theorem = _theorem(sym.alpha * (sym.Delta / (sym.n * sym.sigma)) ** 2 / 2, notion="rdp",
                        setting=Setting(algorithm="gaussian_mechanism"),
                        claims=(Claim("exact_on", value="gaussian_mechanism"),))
-    compare = soundness_module._compare
+    compare = soundness_module.compare
     calls = []
 
     def every_fourth_overflows(theorem, instance, params, record=None):
@@ -148,7 +148,7 @@ def test_a_reference_that_raises_does_not_kill_the_search(monkeypatch):
             instance = type(instance)(**{f: getattr(instance, f) for f in fields}, compute=overflow)
         return compare(theorem, instance, params, record)
 
-    monkeypatch.setattr(soundness_module.search, "_compare",  # where the search compares
+    monkeypatch.setattr(soundness_module.search, "compare",  # where the search compares
                         every_fourth_overflows)
     sound, tight = soundness(theorem, seed=0, budget=Budget(random=12))
     assert sound.status == "passed" and tight.status == "passed"
@@ -192,17 +192,17 @@ def test_a_theorem_compared_on_its_kept_examples_only_is_not_verified():
     Talwar's lower bound needs T >= 0.75 D n / (L eta), far beyond the steps the search gives a grid): the
     assumption class is not explored, so soundness is inconclusive and says why; the same record with one
     comparison of the search's own passes."""
-    from verify.check.soundness import Record, _soundness
+    from verify.check.soundness import Record, soundness_verdict
 
     theorem = theorems.get("altschuler2022/thm4.1")
     replay_only = Record(examples=1, families={"at22_thm41"},
                          budget={"replayed": 1, "corners": 0, "random": 0, "boundary": 0, "guided": 0})
-    outcome = _soundness(theorem, ["at22_thm41"], replay_only)
+    outcome = soundness_verdict(theorem, ["at22_thm41"], replay_only)
     assert outcome.status == "inconclusive"
     assert "only its kept example could be compared" in outcome.detail
     searched = Record(examples=2, families={"at22_thm41"},
                       budget={"replayed": 1, "corners": 0, "random": 1, "boundary": 0, "guided": 0})
-    assert _soundness(theorem, ["at22_thm41"], searched).status == "passed"
+    assert soundness_verdict(theorem, ["at22_thm41"], searched).status == "passed"
 
 
 def test_altschuler_talwar_lower_bound_region_is_reached_by_the_search(fresh_caches):
@@ -229,7 +229,7 @@ def test_a_late_region_is_compared_where_it_starts():
     """A grid run is kept short; a theorem whose region starts late (T >= 400) is compared at the first T
     inside it (bisection on T: within 1/64 of it), not at the drawn length (here 5000 steps)."""
     from verify.check import references as refs
-    from verify.check.soundness import GRID_HORIZON, _cap
+    from verify.check.soundness import GRID_HORIZON, short_point
     from verify.theorem import Assumption
 
     T, Delta, n, sigma = sym.T, sym.Delta, sym.n, sym.sigma
@@ -237,6 +237,6 @@ def test_a_late_region_is_compared_where_it_starts():
                        assumptions=(Assumption(T >= 400, "late"),))
     point = {**search_point(corner_base(search_coordinates(used=theorem.parameters)), full_batch=True), "T": 5000.0}
     family = refs.families()["interval_walk"]
-    assert _cap(family, {**point, "T": 50.0}, theorem=theorem)["T"] == 50.0  # short runs as drawn
-    assert 400 <= _cap(family, point, theorem=theorem)["T"] <= 400 + 400 // 64
-    assert _cap(family, {**point, "T": 2.0 * GRID_HORIZON}, theorem=theorem)["T"] == 60  # beyond the horizon
+    assert short_point(family, {**point, "T": 50.0}, theorem=theorem)["T"] == 50.0  # short runs as drawn
+    assert 400 <= short_point(family, point, theorem=theorem)["T"] <= 400 + 400 // 64
+    assert short_point(family, {**point, "T": 2.0 * GRID_HORIZON}, theorem=theorem)["T"] == 60  # beyond the horizon

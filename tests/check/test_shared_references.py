@@ -162,7 +162,7 @@ def test_an_instance_whose_reference_refuses_is_skipped_and_counted(monkeypatch,
     plain, _ = soundness(theorem, examples=12, seed=0, families=names)
     assert plain.status == "passed" and "skipped" not in plain.detail
 
-    compare = soundness_module._compare
+    compare = soundness_module.compare
     refused = []
 
     def every_third_refuses(theorem, instance, params, record=None):
@@ -175,7 +175,7 @@ def test_an_instance_whose_reference_refuses_is_skipped_and_counted(monkeypatch,
                                          "compute": guard})
         return compare(theorem, instance, params, record)
 
-    monkeypatch.setattr(soundness_module.search, "_compare",  # where the search compares
+    monkeypatch.setattr(soundness_module.search, "compare",  # where the search compares
                         every_third_refuses)
     sound, tight = soundness(theorem, examples=12, seed=0, families=names)
     assert sound.status == "passed" and tight.status == "passed"

@@ -4,7 +4,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.instances import FAMILIES, Instance, composition_reference
 from verify.theorem import VOCABULARY
@@ -418,8 +419,6 @@ def test_one_grid_chain_is_computed_once_for_every_family_that_builds_it():
     across families and names: bok_c16 is the interval walk of Bok et al.'s Thm C.16, and two projected quadratics
     named apart are one chain; another curvature is another chain (the curvature's affine displacement compared
     by value)."""
-    from verify.instances import families
-
     walk = dict(n=4, eta=0.2, sigma=0.5, T=5, Delta=1.0, D=2.0, cells=512)
     shared = FAMILIES["interval_walk"].build(**walk).profile()
     assert FAMILIES["bok_c16"].build(**walk).profile() is shared
@@ -427,4 +426,3 @@ def test_one_grid_chain_is_computed_once_for_every_family_that_builds_it():
     one = FAMILIES["projected_quadratic"].build(**quad, name="one").profile()
     assert FAMILIES["projected_quadratic"].build(**quad, name="two").profile() is one
     assert FAMILIES["projected_quadratic"].build(**{**quad, "m": 0.6}).profile() is not one
-    assert families._Affine(0.25, 0.1)(np.array([2.0])) == pytest.approx(0.25 - 0.1 * 2.0)

@@ -14,13 +14,19 @@ import mpmath
 import numpy as np
 import pytest
 
+from tests.instances.test_finite_exact import _mp_gdp_eps
 from verify.errors import InputError
 from verify.instances import FAMILIES, quadratic_chain
-from verify.instances.grid import (LINEAR_REACH, IntervalGrid, Mixture, evolve_log, evolve_many, evolve_shuffled,
-                                   normal_mass)
+from verify.instances.grid import (
+    LINEAR_REACH,
+    IntervalGrid,
+    Mixture,
+    evolve_many,
+    evolve_shuffled,
+    normal_mass,
+)
+from verify.instances.grid_log import evolve_log
 from verify.instances.profile import DiscreteProfile
-
-from tests.instances.test_finite_exact import _mp_gdp_eps
 
 
 def test_rows_from_one_cdf_per_edge_equal_the_cell_formula_and_vanish_beyond_the_reach():

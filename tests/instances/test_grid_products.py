@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
-from verify.instances.grid import (IntervalGrid, Mixture, _convolve_band, _logaddexp_as_logsumexp, _step_product,
-                                   _toeplitz_blocks, evolve_shuffled)
+from verify.instances.grid import (IntervalGrid, Mixture, convolve_band, logaddexp_as_logsumexp, step_product,
+                                   toeplitz_blocks, evolve_shuffled)
 
 
 def _rows_matrix(grid, mx, s):
@@ -30,7 +30,7 @@ def test_a_translation_step_is_the_product_with_its_matrix_in_the_tails_too(cell
     mixtures = (Mixture((1.0,), (0.0,)), Mixture((0.3, 0.7), (0.0, -0.35)),
                 Mixture((0.5, 0.25, 0.25), (0.2, -0.9, 1.7)))
     for mx in mixtures:
-        out = _step_product(grid, mx, s)(rows)
+        out = step_product(grid, mx, s)(rows)
         # against the matrix it replaces (the same entries: round-off of the sums only), and against the
         # definition (the entries' Gaussian arguments rounded differently: a few ulps times the argument)
         for ref, rtol in ((rows @ grid.dense(mx, s), 1e-12), (rows @ _rows_matrix(grid, mx, s), 1e-10)):
@@ -54,19 +54,19 @@ def test_blocks_of_a_whole_kernel_give_each_rows_convolution():
         kern = np.exp(-0.5 * ((offsets - 0.02) / 0.027) ** 2)  # down to e^-714 at the far end: no zeros
         assert kern.min() > 0
         rows = np.exp(-rng.random((3, cells)) * 1400.0)
-        blocks = _toeplitz_blocks(kern, cells)
+        blocks = toeplitz_blocks(kern, cells)
         got = np.matmul(rows, blocks).transpose(1, 0, 2).reshape(3, cells)
-        ref = np.stack([_convolve_band(x, kern) for x in rows])
+        ref = np.stack([convolve_band(x, kern) for x in rows])
         ok = ref > 1e-290
         assert np.all(np.abs(got - ref)[ok] <= 1e-12 * ref[ok]) and np.all(np.abs(got - ref)[~ok] <= 1e-290)
-    assert _toeplitz_blocks(np.ones(25), 13) is None  # no block width divides 13: row by row
+    assert toeplitz_blocks(np.ones(25), 13) is None  # no block width divides 13: row by row
 
 
 def test_a_map_step_is_its_dense_product():
     grid = IntervalGrid(-2.0, 2.0, 40)
     mx = Mixture((0.5, 0.5), (lambda x: -0.3 * x, lambda x: 0.1 - 0.3 * x))
     rows = np.random.default_rng(3).random((3, 42))
-    np.testing.assert_array_equal(_step_product(grid, mx, 0.2)(rows), rows @ grid.dense(mx, 0.2))
+    np.testing.assert_array_equal(step_product(grid, mx, 0.2)(rows), rows @ grid.dense(mx, 0.2))
 
 
 def test_shuffled_translations_deep_in_the_tails_equal_the_running_matrix_products():
@@ -112,7 +112,7 @@ def test_the_two_term_log_sum_is_scipys_logsumexp_double_for_double():
             for value, share in ((-np.inf, 0.05), (np.inf, 0.01), (np.nan, 0.01), (0.0, 0.01), (-0.0, 0.01)):
                 arr[rng.random(n) < share] = value
             arr[rng.random(n) < 0.02] *= -1
-        out, ref = _logaddexp_as_logsumexp(a, b), logsumexp(np.stack([a, b]), axis=0)
+        out, ref = logaddexp_as_logsumexp(a, b), logsumexp(np.stack([a, b]), axis=0)
         assert np.array_equal(out, ref, equal_nan=True)
         assert np.array_equal(np.signbit(out), np.signbit(ref))
 

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
-import verify.instances.grid as grid_module
-from verify.instances.grid import (IntervalGrid, Mixture, _convolve_band, _log_apply, _log_convolve, _runs, evolve_log,
-                                   evolve_shuffled)
+import verify.instances.grid_log as grid_log
+from verify.instances.grid import IntervalGrid, Mixture, convolve_band, evolve_shuffled
+from verify.instances.grid_log import log_apply, log_convolve, log_runs, evolve_log
 
 
 def _random_translation(rng, grid):
@@ -93,10 +93,10 @@ def test_the_banded_log_convolution_is_the_log_sum_exp_at_any_depth():
         if trial % 4 == 1:
             x[: int(rng.integers(1, C // 2))] = -np.inf
         top = float(kern.max())
-        runs = _runs(kern, top)
+        runs = log_runs(kern, top)
         kern_runs = (runs, tuple(np.array(v, dtype=np.int64) for v in zip(*[(c, i, v.size) for c, i, v in runs])))
         toeplitz = np.lib.stride_tricks.sliding_window_view(kern[::-1], C)[:, ::-1]
-        fast = _log_convolve(x, kern_runs, top, toeplitz)
+        fast = log_convolve(x, kern_runs, top, toeplitz)
         ref = _brute(x, kern)
         if fast is None:
             continue
@@ -113,7 +113,7 @@ def test_a_translation_in_the_log_engine_equals_the_same_map_as_a_dense_step(mon
     grid = IntervalGrid(-12.0, 6.0, 900)
     s = 0.12
     plain_steps = []
-    monkeypatch.setattr(grid_module, "_log_apply", lambda *a: plain_steps.append(1) or _log_apply(*a))
+    monkeypatch.setattr(grid_log, "log_apply", lambda *a: plain_steps.append(1) or log_apply(*a))
     sch_t = [[Mixture((0.7, 0.3), (0.0, -1.5))], [Mixture((1.0,), (0.0,))]]
     sch_m = [[Mixture(mx.weights, tuple((lambda x, c=c: c + 0 * x) for c in mx.displacements)) for mx in sch]
              for sch in sch_t]
@@ -131,9 +131,9 @@ def test_a_whole_kernel_convolves_by_its_valid_products_only():
     rng = np.random.default_rng(5)
     for C in (4, 7, 300):
         cells, kern = rng.random(C), rng.random(2 * C - 1)
-        np.testing.assert_allclose(_convolve_band(cells, kern), np.convolve(cells, kern)[C - 1:2 * C - 1], rtol=1e-13)
+        np.testing.assert_allclose(convolve_band(cells, kern), np.convolve(cells, kern)[C - 1:2 * C - 1], rtol=1e-13)
         kern[:3] = 0.0  # a band: the other path
-        np.testing.assert_allclose(_convolve_band(cells, kern), np.convolve(cells, kern)[C - 1:2 * C - 1], rtol=1e-13)
+        np.testing.assert_allclose(convolve_band(cells, kern), np.convolve(cells, kern)[C - 1:2 * C - 1], rtol=1e-13)
 
 
 def test_a_translation_that_is_not_finite_is_refused_by_name():

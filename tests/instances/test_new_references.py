@@ -111,13 +111,13 @@ def test_decaying_steps_on_the_interval_walk():
 def test_decaying_steps_are_built_with_the_reference_not_the_instance(monkeypatch, builder, extra):
     """A build is what the search's admissibility checks read (constants only): a run of 10^5 decaying steps
     builds its T per-step laws only when its reference is asked for."""
-    from verify.instances import families
+    from verify.instances import walks
 
     def refuse(*args, **kwargs):
         raise AssertionError("per-step laws built with the instance")
 
-    monkeypatch.setattr(families, "_decaying", refuse)
-    instance = getattr(families, builder)(n=4, eta=0.5, sigma=1.0, T=100_000, Delta=1.0, D=2.0, b=1,
+    monkeypatch.setattr(walks, "_decaying", refuse)
+    instance = getattr(walks, builder)(n=4, eta=0.5, sigma=1.0, T=100_000, Delta=1.0, D=2.0, b=1,
                                           batches="uniform", p_decay=0.5, **extra)
     assert instance.params()["p_decay"] == 0.5 and instance.params()["T"] == 100_000
     with pytest.raises(AssertionError, match="per-step laws"):

@@ -12,7 +12,7 @@ import pytest
 
 import theorems
 from verify.check import references as refs
-from verify.check.soundness import _compare, _parameters, _violates
+from verify.check.soundness import compare, theorem_parameters, violates
 from verify.errors import InputError
 from verify.instances import FAMILIES, family
 from verify.instances.families import draw_init_var, draw_offset, draw_position, draw_x0
@@ -53,7 +53,7 @@ def mixture_renyi(alpha, weights, means_p, means_q, var):
 def _thm56_instance(theorem_id, **draws):
     theorem = theorems.get(theorem_id)
     instance = refs.build(FAMILIES["interval_walk"], {**THM56_POINT, **draws}, theorem)
-    params = _parameters(theorem, instance, THM56_POINT, 2.0)
+    params = theorem_parameters(theorem, instance, THM56_POINT, 2.0)
     return theorem, instance, params
 
 
@@ -75,18 +75,18 @@ def test_at22_thm56_read_with_constant_1_is_refuted_at_gradient_difference_2L(th
     assert exact == pytest.approx(0.8)
     # the walls at +-30 are > 6 standard deviations (sqrt 20) from both means: the projection moves
     # the value by less than the grid's own error
-    c = _compare(theorem, instance, params)
+    c = compare(theorem, instance, params)
     assert c.exact == pytest.approx(exact, rel=1e-3)
     assert c.bound == pytest.approx(2.0 * (1 / 100 + 20 / 100))  # 0.42, as issue 13 states
     assert c.exact / c.bound == pytest.approx(2 * 20 / 21, rel=1e-3)  # exact/bound = 2T/(T+1)
-    assert _violates(theorem, c, params)
+    assert violates(theorem, c, params)
 
 
 def test_without_the_draw_the_same_run_is_not_a_counterexample():
     theorem, instance, params = _thm56_instance("altschuler2022/thm5.6")  # L = Delta = 2: bound 1.68
-    c = _compare(theorem, instance, params)
+    c = compare(theorem, instance, params)
     assert c.bound == pytest.approx(4 * 2.0 * (1 / 100 + 20 / 100))
-    assert not _violates(theorem, c, params)
+    assert not violates(theorem, c, params)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from verify.privacy.gaussian import gdp_delta
-from verify.privacy.notions import (HALVINGS, MU_EPS_GRID, MU_HI, SATURATED, _below, _halvings, _newton_mu,
+from verify.privacy.notions import (HALVINGS, MU_EPS_GRID, MU_HI, SATURATED, gdp_below, gdp_halvings, gdp_newton_mu,
                                     effective_mu)
 
 
@@ -20,7 +20,7 @@ def _plain_bisection(deltas: np.ndarray) -> np.ndarray:
         mid = 0.5 * (lo + hi)
         if np.all(mid[used] == lo[used]):
             break
-        below = _below(mid, MU_EPS_GRID, deltas)
+        below = gdp_below(mid, MU_EPS_GRID, deltas)
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
     return lo[used]
 
@@ -47,11 +47,11 @@ def _curves() -> list[np.ndarray]:
 @pytest.mark.parametrize("deltas", _curves())
 def test_halvings_equal_the_plain_bisection_to_the_last_bit(deltas):
     used = (deltas > 1e-14) & (deltas < 1.0 - SATURATED)
-    assert np.array_equal(_halvings(MU_EPS_GRID[used], deltas[used]), _plain_bisection(deltas))
+    assert np.array_equal(gdp_halvings(MU_EPS_GRID[used], deltas[used]), _plain_bisection(deltas))
 
 
 def test_halvings_of_nothing():
-    assert _halvings(np.zeros(0), np.zeros(0)).shape == (0,)
+    assert gdp_halvings(np.zeros(0), np.zeros(0)).shape == (0,)
 
 
 @pytest.mark.parametrize("mu", [0.05, 0.7, 2.0, 6.0])
@@ -62,7 +62,7 @@ def test_newton_root_solves_the_gaussian_delta(mu):
     m = mp.mpf(mu)
     delta = np.array([float(mp.ncdf(-e / m + m / 2) - mp.exp(e) * mp.ncdf(-e / m - m / 2)) for e in map(mp.mpf, eps)])
     ok = delta > 1e-14
-    np.testing.assert_allclose(_newton_mu(eps[ok], delta[ok]), mu, rtol=1e-12)
+    np.testing.assert_allclose(gdp_newton_mu(eps[ok], delta[ok]), mu, rtol=1e-12)
 
 
 class _Curve:

@@ -1,4 +1,4 @@
-"""The best valid bound for a training run, and the noise a privacy target needs (project issue 7).
+"""The best valid bound for a training run, and the noise a privacy target needs.
 
     >>> import verify
     >>> verify.account(n=60000, b=1500, batches="cyclic", epochs=50, eta=0.05, sigma=0.01,
@@ -12,7 +12,7 @@
 * :mod:`verify.account.verdicts`: which verdicts may be used (only ``verified`` ones are chosen).
 * :mod:`verify.account.accountant`: conversion to the notions asked for, and the best valid bound.
 * :mod:`verify.account.calibration`: the smallest sigma meeting a target, never overshooting.
-* :mod:`verify.account.running`: :class:`Accountant`, a running accountant for changing schedules (issue 17);
+* :mod:`verify.account.running`: :class:`Accountant`, a running accountant for changing schedules;
   :mod:`verify.account.composition` its phases as PLDs; :mod:`verify.account.schedule` schedule files;
   :mod:`verify.account.stepsizes` Altschuler-Talwar's eq. (5.7) for step sizes that change across phases.
 * :mod:`verify.account.constants`: m, M, L, Delta of regularised logistic, ridge and Huber regression from data.

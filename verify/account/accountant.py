@@ -1,4 +1,4 @@
-"""The best valid bound for a training run (project issue 7, ``verify account``).
+"""The best valid bound for a training run (``verify account``).
 
 For a :class:`~verify.account.run.Run`, every registry theorem is classified (applies or why not), the
 guarantee of each applicable one is converted to the notions asked for — epsilon at a given delta, the

@@ -1,4 +1,4 @@
-"""The smallest noise meeting a privacy target under the best valid bound (issue 7, ``verify calibrate``).
+"""The smallest noise meeting a privacy target under the best valid bound (``verify calibrate``).
 
 For every applicable theorem the verifier has verified, the noise ``sigma`` is found by a bracketing
 root-finder on ``log sigma`` (:func:`smallest_sigma`) that only ever moves its upper end to a sigma whose
@@ -440,7 +440,7 @@ class _Measure:
 
 
 # ---------------------------------------------------------------------------------------------------
-# schedules: one noise scale for every phase (issue 17)
+# schedules: one noise scale for every phase (a schedule's phases keep their ratios of sigma)
 # ---------------------------------------------------------------------------------------------------
 
 #: PLD accuracies at which the curve is read before the accountant's own: the middle one is solved, the three

@@ -1,4 +1,4 @@
-"""The loss constants last-iterate theorems need, for models where they are known (issue 17).
+"""The loss constants last-iterate theorems need, for models where they are known.
 
 :func:`constants` returns ``m`` (strong convexity), ``M`` (smoothness), ``L`` (Lipschitz constant of the
 data term) and ``Delta`` (gradient sensitivity, DESIGN.md §3) for three L2-regularised models of one

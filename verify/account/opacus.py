@@ -1,4 +1,4 @@
-"""This project's accountant inside Opacus (issue 17): ``PrivacyEngine(accountant="verify")``.
+"""This project's accountant inside Opacus: ``PrivacyEngine(accountant="verify")``.
 
     >>> import verify.account.opacus                      # registers the mechanism name "verify"
     >>> engine = opacus.PrivacyEngine(accountant="verify")   # doctest: +SKIP

@@ -67,6 +67,42 @@ _INTEGER_KEYS = ("n", "b", "T", "epochs", "d")
 _ALIASES = {"E": "epochs"}  # the vocabulary's name for epochs
 
 
+def _sizes(num: Mapping[str, float], batches: str, where: str) -> tuple[int, int]:
+    """The dataset size n and the batch size b of a run description (b = n for full batches)."""
+    if "n" not in num:
+        raise RunError(f"{where}: n (dataset size) is required", "n")
+    n = int(num["n"])
+    if batches == "full":
+        if "b" in num and int(num["b"]) != n:
+            raise RunError(f"{where}: full batches need b = n, got b={int(num['b'])}, n={n}", "b")
+        b = n
+    else:
+        if "b" not in num:
+            raise RunError(f"{where}: b (batch size) is required for {batches} batches", "b")
+        b = int(num["b"])
+    if b > n:
+        raise RunError(f"{where}: batch size b={b} exceeds dataset size n={n}", "b")
+    if batches == "cyclic" and n % b:
+        raise RunError(f"{where}: cyclic batches need b to divide n (n={n}, b={b})", "b")
+    return n, b
+
+
+def _noise(num: Mapping[str, float], b: int, where: str) -> float | None:
+    """The noise sigma of a run description: given, or z*Cclip/b from a noise multiplier (both: consistent)."""
+    sigma, z, Cclip = num.get("sigma"), num.get("z"), num.get("Cclip")
+    if z is None:
+        return sigma
+    if Cclip is None:
+        raise RunError(f"{where}: the noise multiplier z needs the clipping norm Cclip (sigma = z*Cclip/b)", "Cclip")
+    from_z = derive({"b": b, "z": z, "Cclip": Cclip})["sigma"]
+    if sigma is not None and not math.isclose(sigma, from_z, rel_tol=1e-9):
+        raise RunError(f"{where}: sigma={sigma:g} contradicts z*Cclip/b = {from_z:g}", "sigma")
+    if not 0.0 < from_z < math.inf:  # z*Cclip/b under- or overflows the float range
+        raise RunError(f"{where}: sigma = z*Cclip/b = {from_z:g} is outside the float range (z={z:g}, "
+                       f"Cclip={Cclip:g}, b={b})", "z")
+    return from_z
+
+
 @dataclass(frozen=True)
 class Run:
     """A validated run description (DESIGN.md §3 units); build it with :meth:`from_mapping`.
@@ -122,39 +158,13 @@ class Run:
                 choice[key] = value
 
         batches = choice.get("batches", "full")
-        if "n" not in num:
-            raise RunError(f"{where}: n (dataset size) is required", "n")
-        n = int(num["n"])
-        if batches == "full":
-            if "b" in num and int(num["b"]) != n:
-                raise RunError(f"{where}: full batches need b = n, got b={int(num['b'])}, n={n}", "b")
-            b = n
-        else:
-            if "b" not in num:
-                raise RunError(f"{where}: b (batch size) is required for {batches} batches", "b")
-            b = int(num["b"])
-        if b > n:
-            raise RunError(f"{where}: batch size b={b} exceeds dataset size n={n}", "b")
-        if batches == "cyclic" and n % b:
-            raise RunError(f"{where}: cyclic batches need b to divide n (n={n}, b={b})", "b")
-
+        n, b = _sizes(num, batches, where)
         per_epoch = 1.0 if batches == "full" else n / b
         T, epochs = _length(num, per_epoch, where, whole=batches in ("full", "cyclic"))
 
         adjacency = choice.get("adjacency", DEFAULT_ADJACENCY[batches])
         eta = num.get("eta")
-        sigma, z, Cclip = num.get("sigma"), num.get("z"), num.get("Cclip")
-        if z is not None:
-            if Cclip is None:
-                raise RunError(f"{where}: the noise multiplier z needs the clipping norm Cclip (sigma = z*Cclip/b)",
-                               "Cclip")
-            from_z = derive({"b": b, "z": z, "Cclip": Cclip})["sigma"]
-            if sigma is not None and not math.isclose(sigma, from_z, rel_tol=1e-9):
-                raise RunError(f"{where}: sigma={sigma:g} contradicts z*Cclip/b = {from_z:g}", "sigma")
-            if not 0.0 < from_z < math.inf:  # z*Cclip/b under- or overflows the float range
-                raise RunError(f"{where}: sigma = z*Cclip/b = {from_z:g} is outside the float range (z={z:g}, "
-                               f"Cclip={Cclip:g}, b={b})", "z")
-            sigma = from_z
+        sigma, z, Cclip = _noise(num, b, where), num.get("z"), num.get("Cclip")
         if require_sigma and sigma is None:
             raise RunError(f"{where}: the noise is missing: give sigma, or z and Cclip", "sigma")
 

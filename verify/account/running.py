@@ -1,4 +1,4 @@
-"""A running accountant for a training loop with a changing schedule (project issue 17).
+"""A running accountant for a training loop with a changing schedule.
 
     >>> acc = verify.Accountant()                                             # doctest: +SKIP
     >>> for step in range(1000):
@@ -68,34 +68,18 @@ import theorems as registry
 from verify import validate
 from verify.account import stepsizes
 from verify.account.accountant import BEST, account
-from verify.account.applicability import setting_mismatch
 from verify.account.composition import PHASE_THEOREMS, Phase, gaussian_mu, schedule_pld
+from verify.account.routes import RUN_KEYS, SHUFFLE_THEOREM, Candidate, DerivedRoutes  # noqa: F401 (re-exported)
 from verify.account.run import BATCHES, DEFAULT_ADJACENCY, Run
 from verify.account.schedule import read_schedule
 from verify.account.verdicts import VerdictSource, baseline_path, verdict_source
 from verify.errors import InputError
 from verify.privacy.gaussian import gdp_delta, gdp_eps
 from verify.privacy.pld import DEFAULT_INTERVAL, Composition
-from verify.privacy.rdp import rdp_to_delta, rdp_to_dp_improved
 from verify.vocabulary import sensitivity_of_lipschitz
 
-#: run keys the accountant may know about the run around the schedule (for the one-phase route)
-RUN_KEYS = ("n", "Cclip", "Delta", "L", "m", "M", "D", "d", "loss", "init", "release")
-#: the derived record of shuffled batches (theorems/derived.py)
-SHUFFLE_THEOREM = "derived/shuffle/composition"
 #: most points :meth:`Accountant.history` evaluates by default
 HISTORY_POINTS = 20
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One valid bound at a query: its epsilon (or delta), theorem, verdict and how it was obtained."""
-
-    value: float
-    theorem: str
-    verdict: str
-    method: str
-    lower: float | None = None
 
 
 @dataclass(frozen=True)
@@ -141,7 +125,7 @@ class Answer:
                 "candidates": [dataclasses.asdict(c) for c in self.candidates]}
 
 
-class Accountant:
+class Accountant(DerivedRoutes):
     """A running privacy accountant: record steps as they happen, ask for epsilon or delta at any time.
 
     ``adjacency``: "add_remove" or "replace" (default: follows the first step's batching, see the module
@@ -462,119 +446,6 @@ class Accountant:
         result = account(run, delta=delta if delta is not None else 1e-5, verdicts=self._verdicts,
                          include_unverified=self.include_unverified)
         return run, [r for r in result.rows if r.status in (BEST, "used")]
-
-    # -- shuffled batches: the derived record (theorems/derived.py) --------------------------------------
-
-    def _shuffle_refusal(self) -> str:
-        """Why the shuffled-batch record does not cover the schedule ("" when it does)."""
-        phases = self._phases
-        if not phases or any(p.batches != "shuffle" for p in phases):
-            return "every step must use shuffled batches"
-        if self.adjacency != "replace":
-            return f"stated for replace-one adjacency, not {self.adjacency}"
-        if len({(p.noise_multiplier, p.sample_rate) for p in phases}) > 1:
-            return "stated for one noise multiplier and sample rate"
-        if self._shuffle_batches_per_epoch() is None:
-            return "l = 1/q is not a whole number of batches per epoch"
-        if not self._usable(SHUFFLE_THEOREM):
-            return f"verdict {self._verdict(SHUFFLE_THEOREM)}"
-        return ""
-
-    def _shuffle_batches_per_epoch(self) -> int | None:
-        q = self._phases[0].sample_rate
-        if "n" in self.run:
-            n = int(self.run["n"])
-            b = q * n
-            return n // round(b) if abs(b - round(b)) <= 1e-9 * b and round(b) >= 1 and n % round(b) == 0 else None
-        l = 1.0 / q
-        return round(l) if abs(l - round(l)) <= 1e-9 * l else None
-
-    def _shuffle_mu(self) -> float | None:
-        if self._shuffle_refusal():
-            return None
-        p = self._phases[0]
-        # Delta/(b sigma) = (Delta/Cclip)/z: evaluated at b = 1, sigma = z, Delta = Delta/Cclip
-        record = registry.get(SHUFFLE_THEOREM)
-        return float(record.evaluate(T=self.steps, l=self._shuffle_batches_per_epoch(), b=1,
-                                     sigma=p.noise_multiplier, Delta=self.sensitivity_ratio))
-
-    def _shuffle_candidate(self, notion: str, at: float) -> Candidate | None:
-        mu = self._shuffle_mu()
-        if mu is None:
-            return None
-        value = float(gdp_eps(mu, at)) if notion == "eps" else float(gdp_delta(mu, at))
-        return Candidate(value, SHUFFLE_THEOREM, self._verdict(SHUFFLE_THEOREM),
-                         f"closed form: mu = {mu:.6g} over ceil(T/l) epochs begun (worst position)")
-
-    # -- step sizes changing across phases: Altschuler & Talwar 2022 eq. (5.7) ----------------------------
-
-    def _varying_refusal(self) -> str:
-        """Why eq. (5.7) does not cover the schedule ("" when it does)."""
-        phases = self._phases
-        if not phases or any(p.batches != "uniform" for p in phases):
-            return "stated for uniform batches at every step"
-        if len({(p.noise_multiplier, p.sample_rate) for p in phases}) > 1:
-            return "stated for one noise multiplier and sample rate"
-        if any(p.eta is None for p in phases):
-            return "every phase needs its step size eta"
-        if self.steps < 2:
-            return "needs at least two steps"
-        missing = [k for k in ("n", "D", "M") if k not in self.run]
-        if missing:
-            return "the run does not state " + ", ".join(missing)
-        run = self._run_with(max(p.eta for p in phases))
-        if run is None:
-            return "b = q n is not a whole batch size"
-        mismatch = setting_mismatch(registry.get(stepsizes.THEOREM), run)
-        if mismatch:
-            return mismatch
-        if run.b >= run.n:
-            return "needs b < n"
-        if run.eta > 2.0 / float(self.run["M"]):
-            return f"assumption violated: eta <= 2/M at every step (largest eta {run.eta:g})"
-        if not self._usable(stepsizes.THEOREM):
-            return f"verdict {self._verdict(stepsizes.THEOREM)}"
-        return ""
-
-    def _run_with(self, eta: float | None) -> Run | None:
-        """The schedule as one constant run of step size ``eta`` (none when None), with the first phase's
-        batch, noise and run keys over all its steps; None when ``n`` does not give a whole batch."""
-        p = self._phases[0]
-        n = int(self.run["n"])
-        b = p.sample_rate * n
-        if abs(b - round(b)) > 1e-9 * max(1.0, b) or round(b) < 1:
-            return None
-        values = {**{k: v for k, v in self.run.items() if k in RUN_KEYS}, "n": n, "b": int(round(b)),
-                  "batches": p.batches, "T": self.steps, "z": p.noise_multiplier, "adjacency": self.adjacency}
-        values.setdefault("Cclip", 1.0)
-        if eta is not None:
-            values["eta"] = eta
-        return Run.from_mapping(values, where="accountant run")
-
-    def _varying_rdp(self) -> np.ndarray | None:
-        if self._varying_refusal():
-            return None
-        run = self._run_with(self._phases[0].eta)
-        return stepsizes.at22_varying_rdp(stepsizes.ORDERS, [p.eta for p in self._phases],
-                                          [p.steps for p in self._phases], n=run.n, b=run.b, sigma=run.sigma,
-                                          Delta=run.Delta, D=float(self.run["D"]))
-
-    def _varying_candidate(self, notion: str, at: float) -> Candidate | None:
-        rdp = self._varying_rdp()
-        if rdp is None:
-            return None
-        if notion == "eps":
-            value = float(rdp_to_dp_improved(stepsizes.ORDERS, rdp, at))
-        else:
-            value = float(rdp_to_delta(stepsizes.ORDERS, rdp, at))
-        return Candidate(value, stepsizes.THEOREM, self._verdict(stepsizes.THEOREM),
-                         f"eq. (5.7) for the {len(self._phases)} step size phase(s) (last iterate, RDP)")
-
-    def _derived_candidates(self, notion: str, at: float, rows) -> list[Candidate]:
-        have = {r.id for r in rows}
-        out = [c for c in (self._shuffle_candidate(notion, at), self._varying_candidate(notion, at))
-               if c is not None and c.theorem not in have]
-        return out
 
     def _candidates_eps(self, delta: float, bracket: bool = True) -> list[Candidate]:
         out = []

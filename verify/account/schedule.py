@@ -1,4 +1,4 @@
-"""Schedule files: a training run whose noise, sampling rate, batch size or step size change (issue 17).
+"""Schedule files: a training run whose noise, sampling rate, batch size or step size change.
 
 A schedule is a TOML or JSON file (``.json``: JSON, anything else: TOML) with optional run keys at the top
 (``n``, ``adjacency``, and what :class:`~verify.account.running.Accountant` accepts: ``Cclip``,

@@ -1,4 +1,4 @@
-"""Certified violations and replayable evidence (issue 13, item 4).
+"""Certified violations and replayable evidence: a violation is reported with a replay line and certified numbers.
 
 A bound is declared violated only with a *certified* margin: the gap between the exact value and the
 bound must survive both stated errors,

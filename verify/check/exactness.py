@@ -1,5 +1,5 @@
 """Symbolic exactness: derive a tight family's privacy from the chain's recursion and prove it equals
-the bound (issue 8, item 3).
+the bound.
 
 Each derivation starts from the one-step recursion of the family's two runs (on D and on D'),
 sums the geometric series with sympy, and returns the exact GDP mu of the last iterate in the

@@ -1,4 +1,4 @@
-"""Mutation self-test of the verifier (issue 13, item 6): wrong theorems made by rule must be caught.
+"""Mutation self-test of the verifier: wrong theorems made by rule must be caught.
 
 For a theorem the engine verified, :func:`mutants` derives wrong versions from its sympy bound by rule
 (the bound times 0.9, ``T -> T - 1``, ``c^T -> c^(2T)``, ``q -> q^2``, ``2L -> L``, a square root

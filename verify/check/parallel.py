@@ -1,4 +1,4 @@
-"""The one execution layer (issue 18): picklable jobs on a Dask cluster, results in a fixed order.
+"""The one execution layer: picklable jobs on a Dask cluster, results in a fixed order.
 
 ``verify run``, ``check``, ``report`` and ``audit`` run their jobs through :func:`execution`: in process for
 one worker, on a local Dask cluster of ``workers`` single-threaded processes (127.0.0.1), or on an existing

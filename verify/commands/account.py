@@ -1,4 +1,4 @@
-"""``verify account`` and ``verify calibrate`` (issue 7): argument parsing and output.
+"""``verify account`` and ``verify calibrate``: argument parsing and output.
 
 Both read the run from flags and/or ``--config FILE.toml`` (flags win).  Bad input — an unknown key, a
 contradiction, a target no sigma can reach — raises ``InputError`` with a one-line message: exit status 2.

@@ -17,7 +17,8 @@ from verify.instances.nonconvex import tanh_walk  # noqa: F401 (registers its fa
 from verify.instances.shuffled import shuffled_chain  # noqa: F401 (registers its family)
 from verify.instances.mechanisms import (at22_sampled_gaussian, dpsgd_full_batch, exp_mech_interval,  # noqa: F401
                                          sampled_gaussian)
-from verify.instances.profile import CompositionProfile, DiscreteProfile, GaussianProfile, PrivacyProfile
+from verify.instances.composed import CompositionProfile
+from verify.instances.profile import DiscreteProfile, GaussianProfile, PrivacyProfile
 from verify.instances.registry import COSTS, FAMILIES, Family, family, register_family
 from verify.instances.utility import box_quadratic  # noqa: F401 (registers the utility families)
 

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 from scipy import integrate, optimize
-from scipy.special import log_ndtr, ndtr, ndtri, ndtri_exp
+from scipy.special import ndtr, ndtri, ndtri_exp
 
 from verify.errors import InputError
 from verify.instances.families import draw_offset

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.errors import InputError
-from verify.instances.families import _grid_profile, _schedules, draw_offset, draw_position
+from verify.instances.families import draw_offset, draw_position
+from verify.instances.walks import _grid_profile, _schedules
 from verify.instances.grid import DENSE_MAX_CELLS, Mixture
 from verify.instances.instance import BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import DiscreteProfile

@@ -209,7 +209,7 @@ def effective_mu(profile) -> float:
     deltas = np.asarray(profile.delta(MU_EPS_GRID), dtype=float)
     resolved = deltas < 1.0 - SATURATED  # (a rounded sum may even exceed 1: gdp_delta never does)
     used = (deltas > 1e-14) & resolved
-    mu = float(np.max(_halvings(MU_EPS_GRID[used], deltas[used]), initial=0.0))
+    mu = float(np.max(gdp_halvings(MU_EPS_GRID[used], deltas[used]), initial=0.0))
     if np.all(resolved):
         return mu
     # delta(eps) is 1 to double precision somewhere on the grid (mu >~ 14): it no longer tells mu
@@ -219,19 +219,19 @@ def effective_mu(profile) -> float:
 
 #: the bisection of :func:`effective_mu`: ``HALVINGS`` halvings of ``[0, MU_HI]``
 MU_HI, HALVINGS = 60.0, 80
-#: distances (relative, in units of 2^-52) below and above the Newton root at which :func:`_halvings` tries
+#: distances (relative, in units of 2^-52) below and above the Newton root at which :func:`gdp_halvings` tries
 #: bracket ends, all in one evaluation
 _BRACKET_ULPS = np.array([4.0, 64.0, 2.0**10, 2.0**16, 2.0**24, 2.0**34])
 
 
-def _below(mu: np.ndarray, eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+def gdp_below(mu: np.ndarray, eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
     """``gdp_delta(mu, eps) < delta``, the test of every halving (mu read as 1e-12 below it: its own
     validation and edge cases skipped, not reached)."""
     with np.errstate(all="ignore"):
         return np.exp(_gdp_log_delta(np.maximum(mu, 1e-12), eps)) < delta
 
 
-def _newton_mu(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+def gdp_newton_mu(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
     """The mu with ``gdp_delta(mu, eps) = delta``, near the float resolution: safeguarded Newton on
     ``log delta_mu(eps)`` in ``log mu`` within ``[1e-12, MU_HI]``, bisecting (in log mu) where a step
     leaves the bracket.  ``d delta_mu / d mu = phi(a)``, ``a = -eps/mu + mu/2`` (the two terms of the
@@ -261,22 +261,22 @@ def _newton_mu(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
     return np.exp(s)
 
 
-def _halvings(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
-    """Per entry, the lower end after :data:`HALVINGS` halvings of ``[0, MU_HI]`` by :func:`_below` (gdp_delta
+def gdp_halvings(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """Per entry, the lower end after :data:`HALVINGS` halvings of ``[0, MU_HI]`` by :func:`gdp_below` (gdp_delta
     is increasing in mu), or after the first halving whose midpoint rounds to an end (nothing moves after it).
 
-    The same halvings with most tests skipped: a Newton root (:func:`_newton_mu`) gives ends ``lo_end`` and
-    ``hi_end`` where :func:`_below` is true (at ``lo_end`` and every tried point below) and false (at
+    The same halvings with most tests skipped: a Newton root (:func:`gdp_newton_mu`) gives ends ``lo_end`` and
+    ``hi_end`` where :func:`gdp_below` is true (at ``lo_end`` and every tried point below) and false (at
     ``hi_end`` and every tried point above), so a midpoint outside them has a known outcome (monotonicity, as
     the bisection itself assumes) and only midpoints between them, the last few halvings, are tested.
     """
     lo, hi = np.zeros(eps.shape), np.full(eps.shape, MU_HI)
     if eps.size == 0:
         return lo
-    root = _newton_mu(eps, delta)[:, None]
+    root = gdp_newton_mu(eps, delta)[:, None]
     offsets = _BRACKET_ULPS * 2.0**-52
     n = offsets.size
-    tried = _below(np.concatenate([root * (1.0 - offsets), root * (1.0 + offsets)], axis=1),
+    tried = gdp_below(np.concatenate([root * (1.0 - offsets), root * (1.0 + offsets)], axis=1),
                    eps[:, None], delta[:, None])
     # how many of the farthest tries below are all true, above all false: the nearest such is the end
     n_lo = np.cumprod(tried[:, n - 1::-1], axis=1).sum(axis=1)
@@ -294,7 +294,7 @@ def _halvings(eps: np.ndarray, delta: np.ndarray) -> np.ndarray:
         below = mid <= lo_end
         test = moving & (mid > lo_end) & (mid < hi_end)
         if test.any():
-            below[test] = _below(mid[test], eps[test], delta[test])
+            below[test] = gdp_below(mid[test], eps[test], delta[test])
         lo = np.where(moving & below, mid, lo)
         hi = np.where(moving & ~below, mid, hi)
     return lo

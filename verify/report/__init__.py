@@ -1,4 +1,4 @@
-"""Tightness reports: markdown / html / json writers and figures (DESIGN.md §2, issue 6).
+"""Tightness reports: markdown / html / json writers and figures (DESIGN.md §2).
 
 ``verify report --out DIR`` (:mod:`verify.commands.report`) runs :mod:`~verify.report.generate`; the
 pieces: :mod:`~verify.report.reproduce` (the papers' tables, printed vs computed),

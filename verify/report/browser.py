@@ -1,4 +1,4 @@
-"""Screenshots of the HTML report in a headless browser (issue 16, item 7): the front page and one theorem
+"""Screenshots of the HTML report in a headless browser: the front page and one theorem
 section, as a reader first sees them.
 
 Chromium (or Chrome) is run offline (every host name resolves to nothing), with a throw-away profile, and

@@ -1,4 +1,4 @@
-"""The report's front page as data (issue 16, items 1 and 4): the per-paper roll-up, the errata table, the
+"""The report's front page as data: the per-paper roll-up, the errata table, the
 violations with their replay lines, and the ratio column said per relation.
 
 Everything here reads the verdicts' JSON (``Verdict.to_json``) and the reproduced tables; the renderers
@@ -62,7 +62,7 @@ def _soundness(verdict: Mapping):
 
 
 # ---------------------------------------------------------------------------------------------------
-# the ratio column, said per relation (issue 16: "worst exact/bound" meant different things)
+# the ratio column, said per relation (a bare "worst exact/bound" meant different things for upper and lower bounds)
 # ---------------------------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Cached results for ``verify report``: an unchanged theorem is not checked again (issue 16, item 6).
+"""Cached results for ``verify report``: an unchanged theorem is not checked again.
 
 A theorem's result (its verdict, section, figures and formulas) is stored as JSON under a key made of
 

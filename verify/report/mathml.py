@@ -1,4 +1,4 @@
-"""Formulas as MathML for the self-contained HTML page (issue 16, item 2).
+"""Formulas as MathML for the self-contained HTML page (rendered by the browser: no script, no network).
 
 Browsers render MathML Core natively (no script, no font download, no external URL), at the text's own size,
 and the page stays searchable.  Two sources:

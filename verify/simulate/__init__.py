@@ -1,4 +1,4 @@
-"""Simulated runs of the canonical algorithm and the empirical privacy audit (DESIGN.md §7, issue 5).
+"""Simulated runs of the canonical algorithm and the empirical privacy audit (DESIGN.md §7).
 
 Python API (what the cross-check engine's ``audit`` obligation calls)::
 

@@ -63,7 +63,7 @@ def audit(target: Any, runs: int = 100_000, seed: int = 0, *, confidence: float 
           backend: str = "numpy", device: str | None = None, workers: int | None = None,
           scheduler: str | None = None, client=None, block_size: int = BLOCK_SIZE,
           select_fraction: float = 0.2) -> AuditResult:
-    """Simulate ``runs`` runs per side of ``target`` and audit them (issue 5, item 4).
+    """Simulate ``runs`` runs per side of ``target`` and audit them.
 
     ``statistic`` overrides the target's own (the exact log-likelihood ratio when the instance knows
     it); without either, the projection on the mean difference of the selection split is used.

@@ -1,4 +1,4 @@
-"""The Dask clusters every parallel command runs on (issue 18): a local cluster on loopback, or an
+"""The Dask clusters every parallel command runs on: a local cluster on loopback, or an
 existing one reached at a scheduler's address.
 
 The simulated audit and the verification suite (``verify run``, ``check``, ``report``) share this one

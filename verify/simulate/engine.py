@@ -1,6 +1,6 @@
 """Batched Monte Carlo of the canonical iteration on D and D', in seeded blocks, serial or on Dask.
 
-Reproducibility (issue 5, item 2): the runs are cut on a fixed grid of ``block_size`` runs; block
+Reproducibility: the runs are cut on a fixed grid of ``block_size`` runs; block
 ``i`` draws its random numbers from ``SeedSequence(seed, spawn_key=(i,))`` (the i-th child that
 ``SeedSequence(seed).spawn`` returns), split again into one child per side (D, D').  Tasks are groups
 of whole blocks, so the samples depend only on ``(seed, runs, block_size)``, never on how the blocks
@@ -230,7 +230,7 @@ def simulate(sim: Simulation, runs: int, seed: int = 0, *, backend: str = "numpy
              workers: int | None = None, scheduler: str | None = None, client=None,
              block_size: int = BLOCK_SIZE, blocks_per_task: int | None = None,
              timeout: float = 600.0) -> Samples:
-    """Simulate ``runs`` runs of ``sim`` on D and on D' (issue 5, items 1–3).
+    """Simulate ``runs`` runs of ``sim`` on D and on D'.
 
     In process by default; on a Dask ``client``, on the cluster at ``scheduler``, or on a fresh local
     cluster of ``workers`` processes (127.0.0.1).  The samples are identical in every case.

@@ -12,7 +12,7 @@ regimes where errors live), and runs in five phases, each counted in the evidenc
 3. ``random``: hypothesis draws, steered by ``target()`` towards the largest exact/bound (upper) or
    bound/exact (lower); a failure is shrunk by hypothesis;
 4. ``boundary``: from the best points found so far, each inequality assumption made tight in turn, by
-   bisecting one unit coordinate that moves it (:meth:`_Search.boundary`): a bound's worst case often lies
+   bisecting one unit coordinate that moves it (:meth:`Search.boundary`): a bound's worst case often lies
    on an assumption's boundary, which random draws never hit;
 5. ``guided``: a local optimiser (Nelder-Mead on the unit coordinates, integers rounded, clamped to
    [0, 1]) started from the best points found, so that the reported tightness is a supremum estimate.
@@ -41,7 +41,7 @@ exact/bound and reports the smallest constant consistent with the exact values (
 The package: :mod:`.record` (what a search saw, one comparison), :mod:`.candidates` (the families that apply, the
 grid horizon), :mod:`.regimes` (saturation points, coverage cells), :mod:`.axes` (the structural axes a theorem's
 assumption class admits), the phases :mod:`.corners`, :mod:`.random_phase`, :mod:`.boundary` and :mod:`.guided`
-(mixins of :class:`.search._Search`), :mod:`.obligations` (soundness, tightness, exactness from a record) and
+(mixins of :class:`.search.Search`), :mod:`.obligations` (soundness, tightness, exactness from a record) and
 :mod:`.blocks` (plan, run, merge, finish; :func:`soundness` in one process).
 """
 
@@ -64,13 +64,13 @@ from verify.check.soundness.boundary import BISECTIONS, BoundaryPhase  # noqa: F
 from verify.check.soundness.candidates import (  # noqa: F401
     _CANDIDATES,
     GRID_HORIZON,
-    _cap,
-    admits_on,
     _flags,
     _probe_families,
+    admits_on,
     candidate_families,
     params_on,
     refusals,
+    short_point,
 )
 from verify.check.soundness.corners import (  # noqa: F401
     FEASIBLE_EVALUATIONS,
@@ -84,12 +84,17 @@ from verify.check.soundness.obligations import (  # noqa: F401
     _constant_witness,
     _evidence_gap,
     _ill_formed,
-    _replay,
-    _soundness,
     _tightness,
     exact_family,
+    replay_examples,
+    soundness_verdict,
 )
-from verify.check.soundness.random_phase import HOPELESS, RandomPhase, _history_free_generation, _Hopeless  # noqa: F401
+from verify.check.soundness.random_phase import (  # noqa: F401
+    HOPELESS,
+    RandomPhase,
+    _history_free_generation,
+    _Hopeless,
+)
 from verify.check.soundness.record import (  # noqa: F401
     PHASES,
     POINT_FAILURES,
@@ -97,24 +102,30 @@ from verify.check.soundness.record import (  # noqa: F401
     Record,
     _claimed_families,
     _comparable,
-    _compare,
     _costly,
-    _parameters,
-    _ratio,
     _refutes,
     _relation,
     _replay_line,
     _score,
-    _violates,
     _witness,
+    bound_ratio,
+    compare,
     refute_only,
+    theorem_parameters,
+    violates,
     violation_margin,
 )
-from verify.check.soundness.regimes import _compiled_saturations, _saturations, cells, saturation  # noqa: F401
-from verify.check.soundness.search import _Search  # noqa: F401
+from verify.check.soundness.regimes import (  # noqa: F401
+    _compiled_saturations,
+    _saturations,
+    cells,
+    saturation,
+)
+from verify.check.soundness.search import Search  # noqa: F401
 
 __all__ = ["BISECTIONS", "BLOCK_DRAWS", "Block", "BoundaryPhase", "Budget", "CornerPhase", "FEASIBLE_EVALUATIONS",
            "GRID_HORIZON", "GuidedPhase", "HOPELESS", "LARGE_MU", "ONE_BATCH", "PHASES", "POINT_FAILURES", "Plan",
-           "RandomPhase", "Record", "TWO_BATCHES", "admits_on", "block_seed", "candidate_families", "cells",
-           "corner_points", "costly_plan", "exact_family", "finish", "merge", "params_on", "plan", "refusals",
-           "refute_only", "run_block", "saturation", "soundness", "violation_margin"]
+           "RandomPhase", "Record", "Search", "TWO_BATCHES", "admits_on", "block_seed", "bound_ratio",
+           "candidate_families", "cells", "compare", "corner_points", "costly_plan", "exact_family", "finish", "merge",
+           "params_on", "plan", "refusals", "refute_only", "replay_examples", "run_block", "saturation", "short_point",
+           "soundness", "soundness_verdict", "theorem_parameters", "violates", "violation_margin"]

@@ -7,9 +7,14 @@ from dataclasses import dataclass
 
 from verify.check import references as refs
 from verify.check.soundness.candidates import candidate_families, refusals
-from verify.check.soundness.obligations import _ill_formed, _replay, _soundness, _tightness
+from verify.check.soundness.obligations import (
+    _ill_formed,
+    _tightness,
+    replay_examples,
+    soundness_verdict,
+)
 from verify.check.soundness.record import Budget, Record, _claimed_families, _costly
-from verify.check.soundness.search import _Search
+from verify.check.soundness.search import Search
 from verify.check.verdict import Obligation
 from verify.errors import InputError
 from verify.theorem import Theorem
@@ -91,7 +96,7 @@ def plan(theorem: Theorem, examples: int = 40, seed: int = 0, families: list[str
         return Obligation("soundness", "inconclusive", reason), Obligation("tightness", "inconclusive", reason)
     budget = budget or Budget(random=examples)
     blocks = [Block("replayed")] if any("family" in e for e in theorem.examples) else []
-    shares = _Search(theorem, list(names), Record(), budget).corner_shares()
+    shares = Search(theorem, list(names), Record(), budget).corner_shares()
     blocks += [Block("corners", name, shares[name]) for name in names if shares[name] > 0]
     blocks += [Block("random", count=n, seed=block_seed(seed, i))
                for i, n in enumerate(_random_counts(budget.random, budget.random_blocks))]
@@ -104,9 +109,9 @@ def run_block(theorem: Theorem, plan: Plan, block: Block, database=None) -> Reco
         raise InputError(f"plan is for {plan.theorem}, not {theorem.id}", "plan")
     record = Record()
     if block.kind == "replayed":
-        _replay(theorem, record)
+        replay_examples(theorem, record)
         return record
-    search = _Search(theorem, list(plan.families), record, plan.budget)
+    search = Search(theorem, list(plan.families), record, plan.budget)
     if block.kind == "corners":
         record.found = search.corners(block.family, block.count)
     elif block.kind == "random":
@@ -163,7 +168,7 @@ def finish(theorem: Theorem, plan: Plan, records: list[Record]) -> tuple[Obligat
         raise InputError(f"records must be one per block of the plan ({len(plan.blocks)}), got {len(records)}",
                          "records")
     record = merge(records)
-    search = _Search(theorem, list(plan.families), record, plan.budget)
+    search = Search(theorem, list(plan.families), record, plan.budget)
     found = record.found
     if record.failure is None:
         if plan.budget.boundary > 0:
@@ -172,7 +177,7 @@ def finish(theorem: Theorem, plan: Plan, records: list[Record]) -> tuple[Obligat
             found = search.guided()
     if found is not None and not _costly(theorem, refs.families()[found[0]]):
         search.shrink(*found)
-    return _soundness(theorem, list(plan.families), record), _tightness(record), *_ill_formed(record)
+    return soundness_verdict(theorem, list(plan.families), record), _tightness(record), *_ill_formed(record)
 
 
 def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None,
@@ -194,5 +199,5 @@ def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None
 
 def corner_points(theorem: Theorem) -> list[dict[str, float]]:
     """The canonical points of the corners the search always tries on ``theorem`` (saturation included)."""
-    search = _Search(theorem, [], Record(), Budget())
+    search = Search(theorem, [], Record(), Budget())
     return [search.point(u) for u in search.corner_list()]

@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 
 from verify.check import references as refs
-from verify.check.domain import INTEGER_COORDINATES, TIGHT, Slack, admissible, assumption_slacks, coordinate_moves
+from verify.check.domain import (
+    INTEGER_COORDINATES,
+    TIGHT,
+    Slack,
+    admissible,
+    assumption_slacks,
+    coordinate_moves,
+)
 from verify.check.soundness.record import _costly
 
 #: assumption evaluations (the point map and the assumptions' closed forms, no reference) one bisection
@@ -15,7 +22,7 @@ BISECTIONS = 60
 
 class BoundaryPhase:
     """The boundary phase: each inequality assumption made tight from the best points found (a mixin of
-    :class:`~verify.check.soundness.search._Search`)."""
+    :class:`~verify.check.soundness.search.Search`)."""
 
     def boundary(self) -> tuple[str, dict] | None:
         """Make the theorem's assumptions tight, from the best points found so far; stops at the first

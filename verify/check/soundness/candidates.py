@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Mapping
 
 from verify.check import references as refs
-from verify.check.domain import admissible, canonical_points, corner_units, search_coordinates, search_point, unit_names
+from verify.check.domain import (
+    admissible,
+    canonical_points,
+    corner_units,
+    search_coordinates,
+    search_point,
+    unit_names,
+)
 from verify.errors import InputError
 from verify.theorem import Theorem
 
@@ -60,7 +67,7 @@ def _probe(theorem: Theorem, probe_seed: int) -> dict[str, str | None]:
     for name, family in refs.families().items():
         found[name] = "no instance could be built at the probe points"
         for point in probes:
-            point = _cap(family, point, theorem=theorem)
+            point = short_point(family, point, theorem=theorem)
             try:
                 instance = refs.build(family, point, theorem)
             except InputError:
@@ -74,12 +81,12 @@ def _probe(theorem: Theorem, probe_seed: int) -> dict[str, str | None]:
     return found
 
 
-#: the longest run a grid-engine reference steps through when a theorem's region starts beyond :func:`_cap`'s
+#: the longest run a grid-engine reference steps through when a theorem's region starts beyond :func:`short_point`'s
 #: short horizon (Altschuler & Talwar 2022, Thm 4.1 needs T >= 0.75 D n / (L eta)): its cost per step is one FFT
 GRID_HORIZON = 10_000
 
 
-def _cap(family, point: dict, limit: int = 60, theorem: Theorem | None = None) -> dict:
+def short_point(family, point: dict, limit: int = 60, theorem: Theorem | None = None) -> dict:
     """Keep grid-engine runs short (their cost grows with T); cyclic points keep T = l*E.  When the short run
     is outside ``theorem``'s assumptions but the point itself (T <= :data:`GRID_HORIZON`) is inside, a theorem
     whose region starts late is compared there, not never: a cyclic point as drawn, another at the first T inside

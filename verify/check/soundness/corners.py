@@ -32,7 +32,7 @@ LARGE_MU = 0.8  # the unit draw of mu_step = 5
 
 
 #: assumption evaluations (the point map and the assumptions, no reference) a feasibility search may spend to find
-#: a theorem's region when every base corner lies outside it (:meth:`_Search._feasible`)
+#: a theorem's region when every base corner lies outside it (:meth:`Search._feasible`)
 FEASIBLE_EVALUATIONS = 600
 
 #: points inside a region far from every corner (:meth:`CornerPhase._interior`), and the assumption evaluations
@@ -45,7 +45,7 @@ RARE_DRAWS = 64
 
 class CornerPhase:
     """The corner phase: a deterministic list of corners, the entry into a theorem's region, the structural
-    cases (a mixin of :class:`~verify.check.soundness.search._Search`)."""
+    cases (a mixin of :class:`~verify.check.soundness.search.Search`)."""
 
     def corner_shares(self) -> dict[str, int]:
         """How many corners each family gets of the corner budget, fixed before any is evaluated: round

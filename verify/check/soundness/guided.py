@@ -13,7 +13,7 @@ from verify.check.soundness.record import _costly
 
 class GuidedPhase:
     """The guided phase (Nelder-Mead on the unit coordinates) and the shrink of a violation found outside
-    hypothesis (a mixin of :class:`~verify.check.soundness.search._Search`)."""
+    hypothesis (a mixin of :class:`~verify.check.soundness.search.Search`)."""
 
     def guided(self) -> tuple[str, dict] | None:
         """Nelder-Mead from the best points found, on the coordinates that move this theorem's

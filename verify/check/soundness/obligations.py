@@ -10,19 +10,19 @@ from verify.check import references as refs
 from verify.check.domain import admissible, admissible_canonical
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
 from verify.check.soundness import axes
-from verify.check.soundness.candidates import _cap
+from verify.check.soundness.candidates import short_point
 from verify.check.soundness.record import (
     Record,
     _claimed_families,
     _comparable,
-    _compare,
-    _parameters,
-    _ratio,
     _refutes,
     _relation,
     _replay_line,
     _witness,
+    bound_ratio,
+    compare,
     refute_only,
+    theorem_parameters,
     violation_margin,
 )
 from verify.check.soundness.regimes import cells
@@ -31,7 +31,7 @@ from verify.errors import InputError
 from verify.theorem import Theorem
 
 
-def _soundness(theorem: Theorem, names: list[str], record: Record) -> Obligation:
+def soundness_verdict(theorem: Theorem, names: list[str], record: Record) -> Obligation:
     def evidence(**extra) -> SoundnessChecked:
         needed = axes.admitted(theorem)
         compared = {axis: tuple(sorted(record.axes.get(axis, ()))) for axis in axes.AXES if axis in needed}
@@ -99,7 +99,7 @@ def _constant_witness(record: Record, lower: bool) -> Witness | None:
     return record.least if lower else record.worst
 
 
-def _replay(theorem: Theorem, record: Record) -> None:
+def replay_examples(theorem: Theorem, record: Record) -> None:
     """Replay the record's kept instances: ``examples`` entries naming a ``family`` (with its build
     keywords and the notion parameter) are counterexamples or witnesses found earlier."""
     notion_parameter = theorem.notion_record.parameter
@@ -112,13 +112,13 @@ def _replay(theorem: Theorem, record: Record) -> None:
         instance = refs.build_from(family, example)
         if refs.why_not_applicable(theorem, instance) is not None or not _comparable(theorem, instance):
             continue
-        params = _parameters(theorem, instance, example, at)
-        c = _compare(theorem, instance, params, record)
+        params = theorem_parameters(theorem, instance, example, at)
+        c = compare(theorem, instance, params, record)
         if c is None:
             continue
         witness = _witness(instance, theorem, c, params)
         record.families.add(instance.family)
-        record.note(_ratio(theorem, c), witness, cells(theorem, refs.instance_params(instance, example), at))
+        record.note(bound_ratio(theorem, c), witness, cells(theorem, refs.instance_params(instance, example), at))
         record.file(theorem, instance)
         margin = None if getattr(theorem, "up_to_constant", False) or not _refutes(theorem, instance) else \
             violation_margin(theorem, c, params)
@@ -153,7 +153,7 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
             continue
         subs = {c.value: c.subs for c in theorem.claims if c.kind == "exact_on"}.get(name, {})
         for point in admissible_canonical(theorem, points, seed):
-            point = _cap(family, {**point, **{k: float(v) for k, v in subs.items()}}, theorem=theorem)
+            point = short_point(family, {**point, **{k: float(v) for k, v in subs.items()}}, theorem=theorem)
             params = {p: point[p] for p in theorem.parameters}
             try:
                 instance = refs.build(family, point, theorem)
@@ -163,10 +163,10 @@ def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation
                     or refute_only(theorem, instance) is not None or instance.run.post_processing):
                 continue  # the family's own flag: outside the range where it attains the bound
             at = params.get(theorem.notion_record.parameter) if theorem.notion_record.parameter else None
-            own = _parameters(theorem, instance, point, at)
+            own = theorem_parameters(theorem, instance, point, at)
             if not admissible(theorem, own):
                 continue
-            c = _compare(theorem, instance, own, record)
+            c = compare(theorem, instance, own, record)
             if c is None:
                 continue
             compared += 1

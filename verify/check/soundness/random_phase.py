@@ -51,7 +51,7 @@ def _history_free_generation():
 
 class RandomPhase:
     """The random phase: hypothesis draws of the unit coordinates that can change a comparison (a mixin of
-    :class:`~verify.check.soundness.search._Search`)."""
+    :class:`~verify.check.soundness.search.Search`)."""
 
     def drawn(self) -> tuple[str, ...]:
         """The unit coordinates the random phase draws: those that move a quantity the theorem, one of its

@@ -141,7 +141,7 @@ def _comparable(theorem: Theorem, instance) -> bool:
     return theorem.kind == "upper" or refute_only(theorem, instance) is None
 
 
-def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> dict[str, float]:
+def theorem_parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> dict[str, float]:
     """The theorem's parameters read off the instance's own constants, plus the notion parameter ``at``."""
     own = refs.instance_params(instance, point)
     extra = theorem.notion_record.parameter
@@ -151,7 +151,7 @@ def _parameters(theorem: Theorem, instance, point: Mapping[str, float], at) -> d
     return params
 
 
-def _compare(theorem: Theorem, instance, params: Mapping[str, float],
+def compare(theorem: Theorem, instance, params: Mapping[str, float],
              record: Record | None = None) -> refs.Comparison | None:
     """The comparison at ``params``; with a ``record``, None (noted in ``record.skipped``) when the bound
     or the exact reference refuses there (:data:`POINT_FAILURES`)."""
@@ -181,7 +181,7 @@ def violation_margin(theorem: Theorem, c: refs.Comparison, params: Mapping[str, 
     return certify.violation_margin(theorem, params, c)
 
 
-def _violates(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> bool:
+def violates(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> bool:
     """Whether the comparison is a (certified) violation of the theorem's relation."""
     return violation_margin(theorem, c, params) is not None
 
@@ -212,7 +212,7 @@ def _score(theorem: Theorem, ratio: float) -> float:
     return ratio
 
 
-def _ratio(theorem: Theorem, c: refs.Comparison) -> float:
+def bound_ratio(theorem: Theorem, c: refs.Comparison) -> float:
     """exact/bound; NaN (left out of the tightness summary) when both lie below the notion's resolution, and for a
     negative bound (an eps at a large delta, compared signed: a ratio of two negative numbers says nothing of how
     tight the bound is)."""

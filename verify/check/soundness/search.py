@@ -9,7 +9,7 @@ from verify.check import references as refs
 from verify.check.domain import admissible, search_coordinates, search_point
 from verify.check.evidence import BadValue
 from verify.check.soundness.boundary import BoundaryPhase
-from verify.check.soundness.candidates import _cap, _flags
+from verify.check.soundness.candidates import _flags, short_point
 from verify.check.soundness.corners import CornerPhase
 from verify.check.soundness.guided import GuidedPhase
 from verify.check.soundness.random_phase import RandomPhase
@@ -18,20 +18,20 @@ from verify.check.soundness.record import (
     Budget,
     Record,
     _comparable,
-    _compare,
     _costly,
-    _parameters,
-    _ratio,
     _refutes,
     _score,
     _witness,
+    bound_ratio,
+    compare,
+    theorem_parameters,
     violation_margin,
 )
 from verify.check.soundness.regimes import cells
 from verify.theorem import Theorem
 
 
-class _Search(CornerPhase, RandomPhase, BoundaryPhase, GuidedPhase):
+class Search(CornerPhase, RandomPhase, BoundaryPhase, GuidedPhase):
     """One theorem's search: evaluating unit coordinates on a family, the phases, the shrink."""
 
     def __init__(self, theorem: Theorem, names: list[str], record: Record, budget: Budget):
@@ -50,7 +50,7 @@ class _Search(CornerPhase, RandomPhase, BoundaryPhase, GuidedPhase):
         evidence: inadmissible, refused or not finite, the latter two counted)."""
         theorem, record = self.theorem, self.record
         family = refs.families()[name]
-        point = _cap(family, self.point(u), theorem=theorem)
+        point = short_point(family, self.point(u), theorem=theorem)
         try:
             instance = refs.build(family, point, theorem)
         except POINT_FAILURES:
@@ -59,12 +59,12 @@ class _Search(CornerPhase, RandomPhase, BoundaryPhase, GuidedPhase):
             return None, None
         at = point[self.parameter] if self.parameter else None
         try:
-            params = _parameters(theorem, instance, point, at)
+            params = theorem_parameters(theorem, instance, point, at)
         except KeyError:
             return None, None
         if not admissible(theorem, params):
             return None, None
-        c = _compare(theorem, instance, params, record)
+        c = compare(theorem, instance, params, record)
         if c is None:
             return None, None
         if not math.isfinite(c.exact):
@@ -78,7 +78,7 @@ class _Search(CornerPhase, RandomPhase, BoundaryPhase, GuidedPhase):
             return None, None  # an infinite upper bound holds and says nothing
         witness = _witness(instance, theorem, c, params)
         record.families.add(name)
-        ratio = _ratio(theorem, c)
+        ratio = bound_ratio(theorem, c)
         own = refs.instance_params(instance, point)
         record.note(ratio, witness, cells(theorem, own, at))
         record.file(theorem, instance)
