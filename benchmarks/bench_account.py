@@ -1,4 +1,4 @@
-"""Benchmarks of ``verify calibrate`` (issue 7): ratios measured in one run, no assertions.
+"""Benchmarks of ``verify calibrate``: ratios measured in one run, no assertions.
 
 1. Strongly convex full-batch run (n = 1000, T = 200): wall time of ``calibrate`` over the whole registry
    (target < 1 s), the sigma it returns against the composition baseline's.

@@ -1,4 +1,4 @@
-"""Benchmark of the soundness search's boundary phase (issue 13): what it costs.
+"""Benchmark of the soundness search's boundary phase: what it costs.
 
 Every registry theorem is checked in-process (``check_all``, quick profile unless ``--profile``, seed 0,
 one process), then the mutation self-test is made from those verdicts in the same process (not through

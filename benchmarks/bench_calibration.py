@@ -1,4 +1,4 @@
-"""Calibration speed against Opacus' RDP calibration on the same targets (issue 17): ratios in one run.
+"""Calibration speed against Opacus' RDP calibration on the same targets: ratios in one run.
 
 For each DP-SGD target (Poisson sampling, add/remove; the noise multiplier z for eps at delta = 1e-5):
 
@@ -12,7 +12,7 @@ For each DP-SGD target (Poisson sampling, add/remove; the noise multiplier z for
   default (PLD accuracy 1e-4, rtol 1e-4) and the tolerance Opacus uses (rtol = 0.01/eps, PLD accuracy 1e-3:
   the pessimistic bound at 1e-3 is as valid).
 * **verify calibrate** (:func:`verify.account.calibrate`, every registry theorem), now started at the
-  composition's answer; and once more without that start (as before issue 17), for the speed-up.
+  composition's answer; and once more without that start (as before the fast start), for the speed-up.
 
 Printed per target: seconds, z, and the ratios (ours / Opacus RDP) in time and in noise; then the check
 that every returned z meets the target under dp_accounting's own PLD accountant (never overshooting).
@@ -90,7 +90,7 @@ def main() -> None:
         full, t_full = timed(lambda: calibrate(n=n, b=round(q * n), batches="poisson", T=steps, Cclip=1.0,
                                                eps=eps, delta=DELTA, verdicts=VERDICTS))
         z_full = full.z
-        # the same without the fast composition start (calibrate as it was before issue 17)
+        # the same without the fast composition start (calibrate as it was before the fast start)
         hint, calibration._composition_hint = calibration._composition_hint, lambda *a, **k: None
         try:
             _, t_before = timed(lambda: calibrate(n=n, b=round(q * n), batches="poisson", T=steps, Cclip=1.0,

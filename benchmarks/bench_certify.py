@@ -1,4 +1,4 @@
-"""Benchmarks of certified violations (issue 13, item 4): ratios measured in one run, no assertions.
+"""Benchmarks of certified violations: ratios measured in one run, no assertions.
 
 1. ``violation_margin`` on a comparison that holds (the double-precision screen only) and on one that
    fails (the 50-digit re-evaluation of the closed form), against one double-precision evaluation of

@@ -1,6 +1,6 @@
 """Benchmarks of the family registry and the worst-case families: ratios measured in one run, no assertions.
 
-1. ``Family.build`` dispatch: the builder's signature is read once per family (issue 12 leftover) instead
+1. ``Family.build`` dispatch: the builder's signature is read once per family instead
    of twice per build; ratio of the old dispatch (two ``inspect.signature`` calls, then the builder) to
    the new one, on the cheapest family (a Gaussian pair: the dispatch is most of its build).
 2. Shuffled batches on the projected 1-D grid (an epoch kernel averaging the l position kernels, dense

@@ -1,4 +1,4 @@
-"""The 1-D grid engine against the committed one (issue 12): CPU seconds on the engine calls that the
+"""The 1-D grid engine against the committed one: CPU seconds on the engine calls that the
 soundness searches of derived/shuffle/* and bok2024/thm4.6-4.10, C.7, C.16b, tables10-12 and
 altschuler2022/eq3.7 make most (quick profile, seed 0; each call as recorded there), ratios in one run,
 no assertions.

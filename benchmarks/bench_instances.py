@@ -6,11 +6,11 @@
    with the accuracy reached (the refinement error estimate; the coarse companion grid is included
    in the time).
 3. The grid engine against the committed one (``git show HEAD:verify/instances/grid.py``, loaded beside
-   it, issue 12): CPU seconds of the dense transition matrices of decaying step sizes (the work of
+   it): CPU seconds of the dense transition matrices of decaying step sizes (the work of
    ``altschuler2022/ex5.8``: one matrix per step, D = 150 eta sigma), of a cyclic schedule (equal steps
    built once), and of direct convolutions on a wide interval (the kernel's non-zero band only); the
    largest relative difference of the laws (where they exceed 1e-250).
-4. Large per-step mu (issue 13): a full-batch walk at mu = 30, T = 2, 4096 cells: the linear profile
+4. Large per-step mu: a full-batch walk at mu = 30, T = 2, 4096 cells: the linear profile
    alone, then the Rényi divergence that needs the log engine (its extra time), against 2 T mu^2 / 2.
 
     python benchmarks/bench_instances.py [--only chain|grid|engine|log]

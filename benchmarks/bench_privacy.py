@@ -5,7 +5,7 @@
    scaled to 1e5, and both answers are compared on that subset.
 2. ``sampled_gaussian_rdp`` for 1e3 (q, sigma) pairs x 64 orders (48 integer, 16 fractional): time per
    value, split by integer (binomial series) and fractional (quadrature) orders.
-3. Fractional orders (issue 12): one batched quadrature over 20,480 (q, sigma, alpha) points shaped like
+3. Fractional orders: one batched quadrature over 20,480 (q, sigma, alpha) points shaped like
    ``altschuler2022/thm3.1``'s (add direction, q in [1e-3, 0.17], sigma in [0.4, 1e5] log-uniform,
    40 orders in (1, 220]) against the one-point path (now the fallback) on a subset, scaled, with the
    largest difference; with ``--against FILE`` (an older rdp.py, e.g. ``git show faf6400:verify/privacy/rdp.py``)

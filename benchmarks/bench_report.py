@@ -4,7 +4,7 @@
 
 Runs the command twice (in a subprocess, like a user would) into a temporary directory with a fresh result
 cache: cold (everything computed and cached), then warm (nothing changed: every result read back).  Prints
-the wall and CPU time of each, the warm CPU against the 30 s target of issue 16, whether the two
+the wall and CPU time of each, the warm CPU against a 30 s target, whether the two
 ``report.json`` are byte-identical, and the size of each output.  Ratios are measured in this one run;
 nothing is asserted.
 """

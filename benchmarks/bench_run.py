@@ -1,4 +1,4 @@
-"""Benchmark: wall time of `verify run` (issue 4) and examples checked per second.
+"""Benchmark: wall time of `verify run` and examples checked per second.
 
     python benchmarks/bench_run.py [--profile quick|full] [--workers N]
 

@@ -1,4 +1,4 @@
-"""Benchmark: scaling efficiency of the verification suite on Dask (issue 18), ratios measured in one run.
+"""Benchmark: scaling efficiency of the verification suite on Dask, ratios measured in one run.
 
     python benchmarks/bench_scaling.py [--profile quick] [--workers 1,2,4] [--only PATTERN] [--no-split] [--modes ...]
 

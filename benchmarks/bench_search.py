@@ -1,10 +1,10 @@
-"""Benchmark of the soundness search (issue 12, items 5 and 6): exact comparisons per CPU second, and
+"""Benchmark of the soundness search: exact comparisons per CPU second, and
 the peak memory of the heaviest theorems of the full profile.  Ratios are taken in one run; no
 assertions.
 
 1. Search rate: the quick profile's instance mix, every registry theorem checked in-process
    (``check_all``, seed 0, one process), once with the shared exact references off (the profile
-   cache's budget set to 0: every instance computes its own profile, as before issue 12) and once on.
+   cache's budget set to 0: every instance computes its own profile, as before the shared cache) and once on.
    Each configuration runs in a fresh interpreter, so that neither inherits the other's caches;
    reported: CPU seconds (``time.process_time`` around the checks, imports excluded), exact
    comparisons (the soundness examples compared), their ratio, the cache's counts, the random phase's

@@ -1,4 +1,4 @@
-"""Simulation throughput against the random-number floor, and Dask scaling (issue 5, Benchmark).
+"""Simulation throughput against the random-number floor, and Dask scaling.
 
     python benchmarks/bench_simulate.py [--quick]
 

@@ -1,5 +1,5 @@
 """Benchmark: Theorem.evaluate on 10^6 points vs the same formula hand-written in numpy, start-up (the
-registry's import and build, ``verify --help`` and ``verify list``; issues 8 and 12, targets 0.3 s and
+registry's import and build, ``verify --help`` and ``verify list``; targets 0.3 s and
 1 s on an idle machine, each the best of 5 fresh processes, next to the bare numpy + scipy.special +
 sympy import; ``verify list`` reads the registry's index once it is current, "index cold" builds it in a
 fresh folder every time), and the CPU time of the symbolic obligations (well-formed, scaling, translation,

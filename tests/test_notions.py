@@ -1,4 +1,4 @@
-"""The notion registry (issue 11): one record per notion, read by every part of the tool."""
+"""The notion registry: one record per notion, read by every part of the tool."""
 
 import math
 

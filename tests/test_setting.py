@@ -1,4 +1,4 @@
-"""Setting.covers, the one applicability rule (issue 11): one test per field, and its edge cases."""
+"""Setting.covers, the one applicability rule: one test per field, and its edge cases."""
 
 import dataclasses
 

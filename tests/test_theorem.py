@@ -97,7 +97,7 @@ def test_up_to_constant_is_off_unless_stated_and_shown_in_the_json():
 
 
 def test_assumptions_hold_is_violated_assumptions_point_by_point():
-    """The pointwise screen (issue 12: a whole array of candidate points validated at once) against one
+    """The pointwise screen (a whole array of candidate points validated at once) against one
     call of violated_assumptions per point."""
     rng = np.random.default_rng(3)
     M = rng.uniform(0.1, 3.0, 200)

@@ -1,4 +1,4 @@
-"""The parameter relations of DESIGN.md §3, written once in verify.vocabulary (issue 11)."""
+"""The parameter relations of DESIGN.md §3, written once in verify.vocabulary."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""The run description: canonical units, derived quantities, contradictions (issue 7, "Bad input")."""
+"""The run description: canonical units, derived quantities, contradictions ("Bad input")."""
 
 from __future__ import annotations
 

@@ -136,7 +136,7 @@ def test_python_entry_point_and_noise_multiplier():
 
 @pytest.mark.parametrize("target", [dict(eps=1e300, delta=1e-5), dict(mu=1e300)])
 def test_a_target_met_at_every_sigma_is_refused_not_answered_with_a_false_tolerance(target):
-    # issue 15: calibrate --eps 1e300 answered the search floor and stated a tolerance it did not meet
+    # calibrate --eps 1e300 answered the search floor and stated a tolerance it did not meet
     with pytest.raises(CalibrationError, match="constrains nothing") as info:
         calibrate(NOISELESS, theorems=[GD_COMPOSITION], verdicts=VERDICTS, **target)
     assert info.value.parameter == ("mu" if "mu" in target else "eps")

@@ -1,4 +1,4 @@
-"""``verify.account.constants`` (issue 17): m, M, L, Delta of regularised logistic, ridge and Huber regression.
+"""``verify.account.constants``: m, M, L, Delta of regularised logistic, ridge and Huber regression.
 
 References are independent of the module: Hessians by central finite differences of the losses written
 out here, gradient differences over sampled parameters and records (brute force), and closed forms where

@@ -1,4 +1,4 @@
-"""The Opacus adapter (issue 17): ``PrivacyEngine(accountant="verify")`` on the example's training run.
+"""The Opacus adapter: ``PrivacyEngine(accountant="verify")`` on the example's training run.
 
 Needs the ``opacus`` extra (``pip install -e '.[opacus]'``); the README's test command installs it, so this
 is never a silent skip.  References: ``verify.account`` on the same constant run, dp_accounting's own PLD

@@ -1,4 +1,4 @@
-"""``verify.Accountant``: the running accountant (issue 17).
+"""``verify.Accountant``: the running accountant.
 
 References are independent of the code under test: dp_accounting's own ``PLDAccountant`` on the same
 heterogeneous schedule (``DpEvent`` composition, its own Gaussian discretisation), ``verify account`` for
@@ -178,7 +178,7 @@ def test_bad_options_and_empty_queries():
 
 
 # ---------------------------------------------------------------------------------------------------
-# verify account: adjacency following the batching, --accuracy and the bracket (issue 17, item 5)
+# verify account: adjacency following the batching, --accuracy and the bracket
 # ---------------------------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Schedule files in ``verify account`` / ``verify calibrate`` and schedule calibration (issue 17).
+"""Schedule files in ``verify account`` / ``verify calibrate`` and schedule calibration.
 
 The reference for every epsilon is dp_accounting's own PLD accountant on the same phases.
 """

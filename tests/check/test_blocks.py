@@ -1,4 +1,4 @@
-"""The soundness search in blocks (issue 18): a plan of blocks that depend on nothing but the theorem, the
+"""The soundness search in blocks: a plan of blocks that depend on nothing but the theorem, the
 seed and the budget, each run anywhere, merged in the blocks' order, then the boundary and guided phases
 from the best points of every block.  One process and any cluster give the same obligations, byte for
 byte.

@@ -1,4 +1,4 @@
-"""The soundness search's boundary phase (issue 13): an assumption made tight by bisection, generic over
+"""The soundness search's boundary phase: an assumption made tight by bisection, generic over
 the theorem's assumptions, finds worst cases that lie ON an assumption's boundary.
 
 Reference values are closed forms, never the search: the exact GDP of a linear full-batch chain is

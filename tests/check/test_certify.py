@@ -1,4 +1,4 @@
-"""Certified violations and replay lines (issue 13, item 4): ``verify.check.certify``.
+"""Certified violations and replay lines: ``verify.check.certify``.
 
 Reference values come from mpmath (independent high-precision evaluation) or from arithmetic on the
 stated errors, never from the function under test.

@@ -1,4 +1,4 @@
-"""Counterexamples the verifier found, kept as replayable tests (issue 4, item 6).
+"""Counterexamples the verifier found, kept as replayable tests.
 
 Each `@example` is an instance on which a printed formula was refuted; the property is that the
 corrected reading holds there and on every drawn instance, while the printed one fails at the example.

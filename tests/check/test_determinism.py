@@ -58,11 +58,12 @@ def test_an_obligation_runs_on_one_blas_thread_and_the_pool_is_restored():
     blas = lambda: [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
     with threadpool_limits(limits=2, user_api="blas"):
         before = blas()
-        inside = engine._guard(blas)
+        inside = engine._guard(blas, "blas threads")
         after = blas()
     assert inside and set(inside) == {1}
     assert after == before
     # an error inside is still an inconclusive outcome, and the pool is restored after it too
     with threadpool_limits(limits=2, user_api="blas"):
-        outcome = engine._guard(lambda: 1 / 0)
+        outcome = engine._guard(lambda: 1 / 0, "a step")
         assert outcome.status == "inconclusive" and blas() == before
+        assert outcome.data.step == "a step"  # the step is named, not "<lambda>"

@@ -1,4 +1,4 @@
-"""Counterexamples the soundness search finds on its own (issue 13): the records' kept instances removed,
+"""Counterexamples the soundness search finds on its own: the records' kept instances removed,
 the quick budget, the engine's own search must come back violated with a certified margin.
 
 Altschuler & Talwar 2022, Thm 5.1, (5.3) as printed (``altschuler2022/eq5.3``): the search's

@@ -1,4 +1,4 @@
-"""The mutation self-test (issue 13, item 6): mutants by rule, which are known unsound, the score.
+"""The mutation self-test: mutants by rule, which are known unsound, the score.
 
 Reference values are by hand: the bound of noisy GD in GDP is exact on linear losses, so at n = T = Delta =
 sigma = 1 the exact mu is 1 (a Gaussian mean gap of eta*Delta/n over the noise eta*sigma).

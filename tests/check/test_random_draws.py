@@ -1,5 +1,5 @@
 """The random phase of the soundness search spends hypothesis' draws where they can become comparisons
-(issue 12, exact comparisons per CPU second): only the unit coordinates that move a quantity the theorem or
+: only the unit coordinates that move a quantity the theorem or
 its families read are drawn, and a run stops once so many draws in a row were inadmissible that an
 admissible region, if any, is out of the search's reach.
 

@@ -1,4 +1,4 @@
-"""The soundness search in the theorem's own coordinates (issue 13, items 1, 2, 4, 5, 7): the regimes
+"""The soundness search in the theorem's own coordinates: the regimes
 where errors live are visited and reported as coverage, the corners are always tried, planted wrong
 bounds that are wrong only in one corner are found, and one failing point never kills the search.
 

@@ -1,4 +1,4 @@
-"""The search's own overhead (issue 12): memory measured without visiting scalars, probe points and
+"""The search's own overhead: memory measured without visiting scalars, probe points and
 candidate families computed once per process, each giving what a cold computation gives."""
 
 from __future__ import annotations

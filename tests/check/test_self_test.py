@@ -1,5 +1,5 @@
 """Self-test of the cross-check engine: deliberately wrong user theorems must come back `violated`,
-their correct versions `verified` (issue 4, "Must show")."""
+their correct versions `verified` ("Must show")."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""Shared exact references (issue 12, item 5): one build and one profile per family and build keywords in a
+"""Shared exact references: one build and one profile per family and build keywords in a
 process, bounded in bytes, with byte-identical verdicts; and instances whose reference refuses counted,
 never fatal (item 3)."""
 

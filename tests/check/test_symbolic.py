@@ -1,4 +1,4 @@
-"""The symbolic obligations' cheaper paths (issue 12) decide exactly what the plain sympy calls decide.
+"""The symbolic obligations' cheaper paths decide exactly what the plain sympy calls decide.
 
 References: ``xreplace`` / ``sp.limit`` / one ``Theorem.evaluate`` call per point, i.e. the slower forms the
 obligations used before; and bounds whose invariance or non-invariance is known by construction.

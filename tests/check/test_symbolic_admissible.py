@@ -1,6 +1,6 @@
 """The admissible samples the symbolic obligations draw (well-formed, scaling, limits) are those of plain
 rejection sampling: each canonical point tested on its own with ``admissible``, in draw order, until
-``count`` are found (issue 12: the sampler may screen a whole draw at once, but must keep these points).
+``count`` are found (the sampler may screen a whole draw at once, but must keep these points).
 
 Reference: the rejection loop written out here with one ``admissible`` call per point.
 """

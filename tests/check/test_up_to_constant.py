@@ -1,5 +1,5 @@
 """Statements made up to a constant ("lesssim"): verdict approximate with the implied constant, never
-verified at constant 1 and never violated for exceeding it (issue 13 item 5).
+verified at constant 1 and never violated for exceeding it.
 
 Reference values are closed forms: on the full-batch linear chain every iterate is Gaussian, the mean gap
 grows by eta Delta/n per step and the variance by (eta sigma)^2, so the last iterate's GDP parameter is

@@ -1,5 +1,5 @@
 """Bad command lines: exit status 2, exactly one line on stderr naming the problem, nothing on stdout, no
-file written.  One row per defect of issue 15 (and the usual suspects), in the spirit of hypothesis' own
+file written.  One row per defect once found (and the usual suspects), in the spirit of hypothesis' own
 invalid-argument tables."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The suite on Dask (issue 18): an existing cluster started with Dask's own programs (``dask scheduler``,
+"""The suite on Dask: an existing cluster started with Dask's own programs (``dask scheduler``,
 ``dask worker``) on loopback gives byte for byte the JSON of a run in one process, and so does a local
 cluster one of whose workers is killed mid-run.  The reference is the in-process run (``--workers 1``),
 an independent path: no cluster, no pickling, the units of each theorem one after the other."""

@@ -1,4 +1,4 @@
-"""``verify eval ID --family NAME k=v ...``: a theorem on one family instance, and replay lines (issue 13)."""
+"""``verify eval ID --family NAME k=v ...``: a theorem on one family instance, and replay lines."""
 
 from __future__ import annotations
 

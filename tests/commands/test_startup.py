@@ -1,4 +1,4 @@
-"""Start-up (issue 12): ``verify --help`` imports no subcommand, ``verify list`` not the check engine.
+"""Start-up: ``verify --help`` imports no subcommand, ``verify list`` not the check engine.
 
 Times are measured in benchmarks/bench_theorem.py; here, what is imported, which decides them.
 """
@@ -57,7 +57,7 @@ def _lambdified_after(argv: list[str]) -> tuple[int, list[str]]:
 
 
 def test_list_and_show_compile_no_bound():
-    """Issue 12: the registry is data until a bound is evaluated; list and show never lambdify."""
+    """the registry is data until a bound is evaluated; list and show never lambdify."""
     assert _lambdified_after(["list"]) == (0, [])
     assert _lambdified_after(["list", "--json"]) == (0, [])
     assert _lambdified_after(["show", "altschuler2022/b.2/both-directions"]) == (0, [])
@@ -81,7 +81,7 @@ def test_list_and_show_import_no_scipy_special():
 
 def test_show_and_eval_import_the_registry_only():
     """``show`` and ``eval`` (without --family) need the record, never the check engine, the PLD library
-    or scipy.stats (issue 12: what a user waits for before the first line)."""
+    or scipy.stats (what a user waits for before the first line)."""
     assert _modules_after(["show", "bok2024/thm4.2"], HEAVY) == ["sympy", "theorems", "verify.commands.registry"]
     assert _modules_after(["eval", "bok2024/thm4.1", "Delta=1", "n=10", "sigma=1", "T=5"], HEAVY) == \
         ["sympy", "theorems", "verify.commands.registry"]

@@ -415,7 +415,7 @@ def test_decaying_step_sizes_match_the_brute_force_mixture():
 
 
 def test_one_grid_chain_is_computed_once_for_every_family_that_builds_it():
-    """Issue 12: a 1-D grid profile is shared by value of its chain (interval, start, noise, both schedules, cells),
+    """a 1-D grid profile is shared by value of its chain (interval, start, noise, both schedules, cells),
     across families and names: bok_c16 is the interval walk of Bok et al.'s Thm C.16, and two projected quadratics
     named apart are one chain; another curvature is another chain (the curvature's affine displacement compared
     by value)."""

@@ -1,4 +1,4 @@
-"""Exact references stay finite where they are mathematically finite (issue 13, item 4).
+"""Exact references stay finite where they are mathematically finite.
 
 Large per-step mu: masses of the far tails lie below the smallest double, a delta(eps) curve is 1 to
 double precision where GDP would be read off it, and eps(delta) lies beyond 1e4.  Every reference

@@ -1,4 +1,4 @@
-"""The 1-D grid engine at a large per-step mu (log masses) and its cheaper linear rows (issues 12, 13, 14).
+"""The 1-D grid engine at a large per-step mu (log masses) and its cheaper linear rows.
 
 References independent of the engine: the Gaussian closed forms (D_alpha = alpha mu^2 / 2, Mironov 2017,
 Prop. 7; eps(delta) of mu-GDP by mpmath bisection, Dong, Roth, Su 2022, Cor. 1), the quadratic chain's

@@ -213,7 +213,7 @@ def test_unequal_covariance_in_2d_is_reported_as_not_implemented():
 
 
 def test_an_underflowed_tail_is_refused_not_read_as_an_infinite_renyi_divergence():
-    """Issue 14: on a wide interval (n = 2, T = 1, eta = sigma = 0.5, D = 50, 2048 cells) the grid's linear masses
+    """on a wide interval (n = 2, T = 1, eta = sigma = 0.5, D = 50, 2048 cells) the grid's linear masses
     underflow in one law's far tail while the other's sit at the bottom of the double range; that read as
     D_alpha = +inf (the true D_2 is 1: a Gaussian shift by mu = 1, alpha mu^2 / 2).  The same linear masses alone
     are refused, naming alpha, while a real singular part still gives +inf; the grid profile itself answers from
@@ -243,7 +243,7 @@ def _counting(resolve):
 
 
 def test_delta_and_eps_of_underflowed_tails_do_not_run_the_log_engine_when_it_cannot_change_them():
-    """Issue 12: a grid pair whose tails underflow in one law (per-step mu = 20) needs its log masses for a Rényi
+    """a grid pair whose tails underflow in one law (per-step mu = 20) needs its log masses for a Rényi
     divergence, but its delta(eps), eps(delta) and delta error are answered by the linear masses within their stated
     bound (each underflowed mass off by at most 2^-999): the log engine is not run for them, and its answers (the
     independent engine, evolve_log) agree to 1e-12, the delta error with the log masses' refinement estimate."""

@@ -18,7 +18,7 @@ from verify.instances import FAMILIES, family
 from verify.instances.families import draw_init_var, draw_offset, draw_position, draw_x0
 
 #: Altschuler & Talwar 2022, Thm 5.6 read with constant 1: full batch as cyclic with l = 1, linear
-#: losses +-L, n = b = 10, T = 20, eta = sigma = L = 1, D = 60, alpha = 2 (issue 13)
+#: losses +-L, n = b = 10, T = 20, eta = sigma = L = 1, D = 60, alpha = 2
 THM56_POINT = dict(n=10.0, b=10.0, l=1.0, E=20.0, T=20.0, q=1.0, eta=1.0, sigma=1.0, Delta=2.0, L=1.0, D=60.0,
                    M=1.0, m=0.0, d=1.0, alpha=2.0)
 
@@ -77,7 +77,7 @@ def test_at22_thm56_read_with_constant_1_is_refuted_at_gradient_difference_2L(th
     # the value by less than the grid's own error
     c = compare(theorem, instance, params)
     assert c.exact == pytest.approx(exact, rel=1e-3)
-    assert c.bound == pytest.approx(2.0 * (1 / 100 + 20 / 100))  # 0.42, as issue 13 states
+    assert c.bound == pytest.approx(2.0 * (1 / 100 + 20 / 100))  # 0.42: (0.01 + 0.2) doubled
     assert c.exact / c.bound == pytest.approx(2 * 20 / 21, rel=1e-3)  # exact/bound = 2T/(T+1)
     assert violates(theorem, c, params)
 

@@ -1,4 +1,4 @@
-"""The privacy calculus never understates silently (issue 15): at extreme parameters every public function
+"""The privacy calculus never understates silently: at extreme parameters every public function
 returns the correct limit or raises ValueError (InputError naming the parameter).
 
 Expected values come from closed-form limits or from mpmath at high precision, never from the code under

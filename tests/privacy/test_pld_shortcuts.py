@@ -1,4 +1,4 @@
-"""The cheaper paths of the exact PLD references (issue 12) against independent references: at p = 1 the
+"""The cheaper paths of the exact PLD references against independent references: at p = 1 the
 operators are the Gaussian closed form (mpmath, and below dp_accounting's pessimistic PLD); a cached
 composition without its losses array answers as dp_accounting's own PMF does; the summation terms of
 the analytic last Gaussian step against mpmath; effective_mu's early stop against the full bisection."""

@@ -251,7 +251,7 @@ def test_fuzz_sgm_finite(q, sigma, alpha, direction):
     assert math.isfinite(value) and value >= 0.0
 
 
-# ---- the batched quadrature (issue 12) ---------------------------------------------------------------
+# ---- the batched quadrature ---------------------------------------------------------------
 
 
 def _random_points(seed: int, n: int, log_sigma: tuple[float, float], log_am1: tuple[float, float]):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from verify.report import figures
-from verify.report.render import formula_svg
 
 
 def _plot():
@@ -33,8 +32,3 @@ def test_error_map_marks_understatement():
     svg = figures.error_map("t", [{"eps_exact": 1.0, "relative_error": -0.1},
                                   {"eps_exact": 2.0, "relative_error": 0.05}])
     assert svg is not None and "under-states privacy loss" in svg
-
-
-def test_formula_falls_back_when_mathtext_cannot_render():
-    assert formula_svg(r"\frac{a}{b}").startswith("<svg")
-    assert formula_svg(r"\begin{cases} a \\ b \end{cases}") is None

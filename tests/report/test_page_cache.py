@@ -1,4 +1,4 @@
-"""``verify report`` reuses the results of unchanged theorems (issue 16, item 6)."""
+"""``verify report`` reuses the results of unchanged theorems."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Formulas on the HTML page are MathML, never LaTeX source (issue 16, item 2)."""
+"""Formulas on the HTML page are MathML, never LaTeX source."""
 
 from __future__ import annotations
 

@@ -121,7 +121,7 @@ def test_crossing_agrees_with_a_linear_scan(ln, sigma, eta):
 
 
 # ---------------------------------------------------------------------------------------------------
-# reproductions added for issue 16: every value is the catalogue's (the paper's, or the catalogue's own
+# reproductions added for every value is the catalogue's (the paper's, or the catalogue's own
 # independent computation), compared at the printed precision
 # ---------------------------------------------------------------------------------------------------
 

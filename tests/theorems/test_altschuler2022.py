@@ -406,7 +406,7 @@ def test_lesssim_statements_are_flagged_up_to_a_constant():
 
 
 def test_theorem56_constant_one_is_exceeded_by_full_batch_linear_losses():
-    # issue 13: full batch (cyclic, l = 1), linear losses +-L (gradient difference 2L), n = b = 10, T = 20,
+    # full batch (cyclic, l = 1), linear losses +-L (gradient difference 2L), n = b = 10, T = 20,
     # eta = sigma = L = 1, D = 60, alpha = 2.  Every iterate is Gaussian: mean gap 2 eta L T/n, variance
     # T eta^2 sigma^2, so D_alpha = alpha (2 L T/n)^2/(2 T sigma^2) = 2 alpha T L^2/(n^2 sigma^2) = 0.8
     alpha, n, T, L, sigma = 2.0, 10.0, 20.0, 1.0, 1.0
@@ -444,7 +444,7 @@ def test_both_directions_rebuild_is_the_evaluated_replacement():
 
 
 def test_search_finds_the_S_alpha_counterexample_without_the_kept_example():
-    """Issue 13: the literal (1.1)/(B.2) readings are refuted by the engine's own search, not only by the kept
+    """the literal (1.1)/(B.2) readings are refuted by the engine's own search, not only by the kept
     interval-walk instance (n = 2, b = 1, T = 1, L = 2: exact D_2 = 2.626 vs 0.658)."""
     import dataclasses
 

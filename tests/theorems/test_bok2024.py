@@ -437,7 +437,7 @@ def test_thmC16_records_are_lower_bounds_up_to_the_lost_constant():
 
 @pytest.mark.parametrize("theorem_id", ["bok2024/thmC.16a", "bok2024/thmC.16b"])
 def test_thmC16_gets_its_implied_constant_from_the_construction(theorem_id):
-    """Issue 14: no longer inconclusive; approximate, with the largest c_0 the exact mu allows."""
+    """no longer inconclusive; approximate, with the largest c_0 the exact mu allows."""
     from verify.check.engine import check_theorem, profile
 
     result = check_theorem(get(theorem_id), get, profile("quick"), seed=0)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from verify.cache import BoundedCache
 from verify.check.evidence import AuditEvidence
 from verify.check.verdict import Obligation
 from verify.simulate import AuditResult, Simulation, audit, comparable, compare_with_theorem, instances_for
@@ -21,14 +22,13 @@ from verify.theorem import Theorem
 #: scenario sizes used by the audit obligation (small: the suite audits many theorems)
 OBLIGATION_SCENARIO = {"d": 5, "n": 50, "T": 10}
 
-_AUDIT_CACHE: dict = {}
+#: audits of one process, bounded in bytes (a theorem's audit is shared by the theorems of its scenario)
+_AUDIT_CACHE = BoundedCache(8 * 2**20)
 
 
 def _cached_audit(sim: Simulation, runs: int, seed: int, confidence: float) -> AuditResult:
     key = (sim.name, sim.batches, sim.adjacency, sim.n, sim.d, sim.steps, sim.batch_size, runs, seed, confidence)
-    if key not in _AUDIT_CACHE:
-        _AUDIT_CACHE[key] = audit(sim, runs=runs, seed=seed, confidence=confidence)
-    return _AUDIT_CACHE[key]
+    return _AUDIT_CACHE.get(key, lambda: audit(sim, runs=runs, seed=seed, confidence=confidence))
 
 
 def audit_obligation(theorem: Theorem, runs: int = 20_000, seed: int = 0,

@@ -115,22 +115,6 @@ def _canonical_points(count: int, seed: int, cyclic: bool, names: tuple[str, ...
     return tuple(points)
 
 
-def canonical_strategy(cyclic: bool = False) -> st.SearchStrategy[dict[str, float]]:
-    """Hypothesis strategy for consistent canonical points (shrinks towards small, simple runs)."""
-    unit = st.floats(0.0, 1.0, allow_nan=False)
-    ints = st.fixed_dictionaries({k: st.integers(lo, hi) for k, (lo, hi) in INT_RANGES.items()})
-    units = st.fixed_dictionaries({name: unit for name in unit_names()})
-
-    def build(pair):
-        u, i = pair
-        p = canonical_point(u, i)
-        if cyclic:
-            p["T"] = p["l"] * p["E"]
-        return p
-
-    return st.tuples(units, ints).map(build)
-
-
 def restrict(theorem: Theorem, point: Mapping[str, float]) -> dict[str, float]:
     """The parameters of ``theorem`` taken from a canonical point."""
     return {p: point[p] for p in theorem.parameters}

@@ -143,7 +143,7 @@ def soundness_plan(theorem: Theorem, prof: Profile, seed: int) -> Plan | list[Ob
     """The blocks of ``theorem``'s soundness search under ``prof`` (as :func:`for_theorem` spends it), or its
     obligations when there is nothing to search (or the plan failed: an internal error)."""
     spent = for_theorem(prof, theorem)
-    planned = _guard(lambda: plan(theorem, spent.examples, seed, budget=spent.budget()))
+    planned = _guard(lambda: plan(theorem, spent.examples, seed, budget=spent.budget()), "soundness plan")
     if isinstance(planned, Plan):
         return planned
     return list(planned) if isinstance(planned, tuple) else [planned]
@@ -152,7 +152,7 @@ def soundness_plan(theorem: Theorem, prof: Profile, seed: int) -> Plan | list[Ob
 def soundness_block(theorem: Theorem, planned: Plan, index: int, database=None) -> Record | Obligation:
     """The record of block ``index`` of ``planned`` (an internal error: its obligation, reported by
     :func:`soundness_finish` as one process would)."""
-    return _guard(lambda: run_block(theorem, planned, planned.blocks[index], database))
+    return _guard(lambda: run_block(theorem, planned, planned.blocks[index], database), f"soundness block {index}")
 
 
 def soundness_finish(theorem: Theorem, planned: Plan, outcomes: list[Record | Obligation]) -> list[Obligation]:
@@ -165,7 +165,7 @@ def soundness_finish(theorem: Theorem, planned: Plan, outcomes: list[Record | Ob
         records.append(outcome)
         if outcome.failure is not None:
             break
-    result = _guard(lambda: finish(theorem, planned, records))
+    result = _guard(lambda: finish(theorem, planned, records), "soundness finish")
     return list(result) if isinstance(result, tuple) else [result]
 
 
@@ -197,22 +197,22 @@ def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile
     points = 24 if not theorem.operators else 3
     if unit == "front":
         steps = (
-            lambda: symbolic.well_formed(theorem, seed, points),
-            lambda: symbolic.scaling(theorem, seed),
-            lambda: symbolic.translation(theorem),
-            lambda: symbolic.claims(theorem, lookup, seed, prof.claim_points),
-            lambda: exactness(theorem),
-            lambda: exact_family(theorem, seed, points=6 if not theorem.operators else 2),
+            ("well-formed", lambda: symbolic.well_formed(theorem, seed, points)),
+            ("scaling", lambda: symbolic.scaling(theorem, seed)),
+            ("translation", lambda: symbolic.translation(theorem)),
+            ("claims", lambda: symbolic.claims(theorem, lookup, seed, prof.claim_points)),
+            ("exactness", lambda: exactness(theorem)),
+            ("exact family", lambda: exact_family(theorem, seed, points=6 if not theorem.operators else 2)),
         )
     elif unit == "approximation":
-        steps = (lambda: approximation_error(theorem, lookup, seed, prof.approximation_points),)
+        steps = (("approximation", lambda: approximation_error(theorem, lookup, seed, prof.approximation_points)),)
     elif unit == "audit":
-        steps = (lambda: audit(theorem, prof, seed),)
+        steps = (("audit", lambda: audit(theorem, prof, seed)),)
     else:
         raise InputError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}", "unit")
     obligations: list[Obligation] = []
-    for step in steps:
-        result = _guard(step)
+    for name, step in steps:
+        result = _guard(step, name)
         if result is not None:
             obligations.append(result)
     return obligations
@@ -231,8 +231,9 @@ def _blas() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def _guard(step):
-    """Run an obligation; an internal error becomes an inconclusive outcome, never a crash or a pass.
+def _guard(step, name: str):
+    """Run an obligation (``name``: the step an internal error names); an internal error becomes an inconclusive
+    outcome, never a crash or a pass.
 
     With one BLAS thread: parallelism comes from processes (the cluster's workers, one thread each), and an
     obligation's products are small (vector-matrix steps of a 1-D grid): a second thread only spins, 2-3% more
@@ -243,7 +244,6 @@ def _guard(step):
         with _blas().limit(limits=1):
             return step()
     except Exception as exc:  # noqa: BLE001 - reported, and never counted as a pass
-        name = getattr(step, "__name__", "obligation")
         return Obligation("internal-error", "inconclusive", f"{type(exc).__name__}: {exc}".splitlines()[0][:300],
                           data=InternalError(name))
 

@@ -19,8 +19,8 @@ of the search.  Mutants no known instance shows unsound may still be sound (``c^
 ``1 - c^T``): they are reported apart and never counted as killed.
 
 The quick profile mutates the closed-form theorems only (a numeric-operator bound costs seconds per
-evaluation); ``full`` mutates every verified theorem.  A profile may bound the known-unsound mutants
-searched per theorem (:data:`SEARCHES`); those not searched are reported, never counted.
+evaluation); ``full`` mutates every verified theorem.  :func:`mutate` may bound the known-unsound mutants
+searched (``searches``); those not searched are reported, never counted.
 """
 
 from __future__ import annotations
@@ -50,11 +50,6 @@ KNOWN_MARGIN = 1e-3
 
 #: the profiles that mutate every verified theorem; the others mutate the closed-form ones only
 ALL_THEOREMS = frozenset({"full"})
-
-#: known-unsound mutants searched per theorem, by profile (absent: all of them).  Measured on the quick run
-#: of the registry (2 workers, one run each): searching all of them costs 0.19-0.27 of the checks' wall
-#: time, at most 2 per theorem 0.08
-SEARCHES: dict[str, int] = {}
 
 T, E, L, Delta, q, b, n, m, M, alpha, delta, tpos, l = (SYMBOLS[s] for s in ("T", "E", "L", "Delta", "q", "b", "n",
                                                                              "m", "M", "alpha", "delta", "tpos", "l"))
@@ -545,10 +540,7 @@ def mutable(theorem: Theorem, verdict: Verdict, profile_name: str) -> bool:
 def scope(profile_name: str) -> str:
     """What the profile mutates, in words (printed with the score)."""
     which = "every verified theorem" if profile_name in ALL_THEOREMS else "closed-form verified theorems"
-    searches = SEARCHES.get(profile_name)
-    searched = "every known-unsound mutant searched" if searches is None else \
-        f"at most {searches} known-unsound mutants searched per theorem"
-    return f"{profile_name}: {which}, {searched}"
+    return f"{profile_name}: {which}, every known-unsound mutant searched"
 
 
 def worst_witness(verdict: Verdict) -> Witness | None:
@@ -559,8 +551,7 @@ def worst_witness(verdict: Verdict) -> Witness | None:
 def _mutate_registered(theorem_id: str, worst: Witness | None, max_ratio: float | None, profile_name: str,
                        seed: int) -> TheoremMutation:
     """One registry theorem's mutants (a job of the process pool)."""
-    return mutate(theorems.get(theorem_id), worst, max_ratio, profile(profile_name), seed,
-                  SEARCHES.get(profile_name))
+    return mutate(theorems.get(theorem_id), worst, max_ratio, profile(profile_name), seed)
 
 
 def self_test(verdicts: Sequence[Verdict], profile_name: str, seed: int = 0, workers: int = 1,
@@ -576,4 +567,4 @@ def self_test(verdicts: Sequence[Verdict], profile_name: str, seed: int = 0, wor
 
 __all__ = ["KNOWN_MARGIN", "KnownInstance", "MutantOutcome", "MutationScore", "TheoremMutation", "beyond",
            "known_instances", "mutable", "mutant_id", "mutants", "mutate", "rule_of", "scope",
-           "self_test", "SEARCHES", "worst_witness"]
+           "self_test", "worst_witness"]

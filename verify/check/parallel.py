@@ -426,7 +426,18 @@ def _in_units(source: tuple | None, records: list, prof: Profile, seed: int, wor
 # ---------------------------------------------------------------------------------------------------
 
 
+#: the records of users' files a process loaded, by the digest of their text (the most recent :data:`USER_FILES`)
 _user_files: dict[str, list] = {}
+USER_FILES = 16
+
+
+def _remember(digest: str, records: list) -> list:
+    """Keep ``records`` of one user's file, forgetting the oldest beyond :data:`USER_FILES`."""
+    if digest not in _user_files:
+        while len(_user_files) >= USER_FILES:
+            _user_files.pop(next(iter(_user_files)))
+        _user_files[digest] = records
+    return _user_files[digest]
 
 
 def _user_records(path: str, text: str) -> list:
@@ -444,7 +455,7 @@ def _user_records(path: str, text: str) -> list:
 
             here = Path(tempfile.mkdtemp(prefix="verify-check-")) / here.name
             here.write_text(text, encoding="utf-8")
-        _user_files[digest] = load_user_theorems(str(here))
+        return _remember(digest, load_user_theorems(str(here)))
     return _user_files[digest]
 
 
@@ -455,7 +466,7 @@ def check_file(path: str, records: list, prof, seed: int = 0, workers: int = 1,
     :func:`check_registered`; the verdicts come back in the order of ``records``."""
     text = Path(path).read_text(encoding="utf-8")
     # this process (and a worker forked from it) uses the records already loaded: the file runs once
-    _user_files.setdefault(hashlib.sha256(text.encode()).hexdigest(), list(records))
+    _remember(hashlib.sha256(text.encode()).hexdigest(), list(records))
     return _in_units((path, text), list(records), prof, seed, workers, progress, scheduler, split, blocks)
 
 

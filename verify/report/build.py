@@ -755,10 +755,6 @@ def reproduction(options: Options, figures: Figures, progress: Callable[[], None
     return {"tables": tables, "figures": plots, "checklist": checklist(items, tables, plots)}
 
 
-def reproduction_steps(papers: set[str] | None = None) -> int:
-    return sum(1 for t in (*TABLES, *FIGURES) if papers is None or t.paper in papers)
-
-
 def summary_rows(sections: list[dict]) -> list[dict]:
     """One row per theorem; ``ratio``/``ratio_label`` say the tightness per relation (an upper bound's
     largest exact/bound, a lower bound's bound/exact) and ``status`` the verdict in words (a wrong printed
@@ -782,4 +778,4 @@ def summary_rows(sections: list[dict]) -> list[dict]:
 
 
 __all__ = ["Figures", "Options", "beats_summary", "composition_baseline", "errata_section", "representative_point",
-           "reproduction", "reproduction_steps", "slug", "summary_rows", "theorem_section"]
+           "reproduction", "slug", "summary_rows", "theorem_section"]

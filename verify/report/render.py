@@ -5,8 +5,6 @@
 MathML (:mod:`verify.report.mathml`), no script and no external URL.  It opens with the front page
 (:mod:`verify.report.frontpage`): per-paper roll-up, errata table, violations with replay lines, the
 reproduction checklist; then the summary, one section per theorem, the reproduced tables and figures.
-
-``formula_svg`` (matplotlib mathtext) is no longer used by the page; it is kept for its callers.
 """
 
 from __future__ import annotations
@@ -16,12 +14,9 @@ import math
 import re
 from typing import Callable, Mapping
 
-import matplotlib
-import matplotlib.pyplot as plt
 
 from verify.report import frontpage
 from verify.report.build import slug
-from verify.report.figures import RC, to_svg
 
 VERDICT_MARK = {"verified": "✅", "violated": "❌", "approximate": "≈", "inconclusive": "❔", "ill-formed": "⚠",
                 "missing": "—"}
@@ -675,19 +670,4 @@ def _formula(mathml: str | None, missing: str = "") -> str:
     return f'<p class="gap">{_e(missing)}</p>' if missing else ""
 
 
-def formula_svg(latex: str) -> str | None:
-    """A LaTeX formula rendered with matplotlib's mathtext as inline SVG; ``None`` when mathtext cannot."""
-    if not latex or len(latex) > 600:
-        return None
-    text = latex.replace(r"\operatorname", r"\mathrm").replace(r"\left", "").replace(r"\right", "")
-    with matplotlib.rc_context(RC):
-        fig = plt.figure(figsize=(0.01, 0.01))
-        fig.text(0, 0, f"${text}$", fontsize=12)
-        try:
-            return to_svg(fig)
-        except Exception:  # noqa: BLE001 - mathtext covers only part of LaTeX: fall back to the source
-            plt.close(fig)
-            return None
-
-
-__all__ = ["cell_text", "fmt", "formula_svg", "html_page", "markdown"]
+__all__ = ["cell_text", "fmt", "html_page", "markdown"]
