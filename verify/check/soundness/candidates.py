@@ -13,6 +13,7 @@ from verify.check.domain import (
     search_point,
     unit_names,
 )
+from verify.check.soundness.record import theorem_parameters
 from verify.errors import InputError
 from verify.theorem import Theorem
 
@@ -132,9 +133,8 @@ def params_on(theorem: Theorem, family, point: Mapping[str, float]) -> dict[str,
     """The theorem's parameters read off the instance ``family`` builds at ``point`` (its own constants: a family
     may fix what the point draws, e.g. L = Delta where the point has Delta/2), the notion parameter from the
     point; None when it builds none there or lacks a parameter.  Builds are lazy: no reference is computed."""
+    extra = theorem.notion_record.parameter
     try:
-        own = refs.instance_params(refs.build(family, point, theorem), point)
-        extra = theorem.notion_record.parameter
-        return {p: float(point[p] if p == extra else own[p]) for p in theorem.parameters}
+        return theorem_parameters(theorem, refs.build(family, point, theorem), point, point[extra] if extra else None)
     except (InputError, KeyError, ArithmeticError):
         return None
