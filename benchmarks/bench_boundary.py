@@ -19,7 +19,7 @@ import time
 import theorems
 from verify.check import mutation
 from verify.check import soundness as soundness_module
-from verify.check.engine import check_all, profile
+from verify.check.engine import check_all, search_effort
 from verify.check.evidence import SoundnessChecked
 
 
@@ -41,9 +41,9 @@ def main() -> None:
             spent["calls"] += 1
 
     soundness_module.Search.boundary = timed
-    prof = profile(args.profile)
+    effort = search_effort(args.profile)
     start = time.process_time()
-    verdicts = check_all(theorems.all(), theorems.get, prof, seed=0)
+    verdicts = check_all(theorems.all(), theorems.get, effort, seed=0)
     checks = time.process_time() - start
     checks_boundary = spent["boundary"]
     evaluations = sum(o.data.budget.get("boundary", 0) for v in verdicts for o in v.obligations
@@ -56,7 +56,7 @@ def main() -> None:
         start = time.process_time()
         # in this process (self_test would hand the theorems to worker processes, outside this timing)
         chosen = [v for v in verdicts if mutation.mutable(theorems.get(v.id), v, args.profile)]
-        results = [mutation.mutate(theorems.get(v.id), mutation.worst_witness(v), v.max_ratio, prof, 0,
+        results = [mutation.mutate(theorems.get(v.id), mutation.worst_witness(v), v.max_ratio, effort, 0,
                                    mutation.SEARCHES.get(args.profile)) for v in chosen]
         score = mutation.MutationScore(args.profile, mutation.scope(args.profile), tuple(results))
         mutating = time.process_time() - start

@@ -129,10 +129,10 @@ def tree_grid(tree: Path):
 def unit_child(theorem_id: str) -> None:
     """In a child: CPU seconds of one soundness unit and its verdict's text, as one JSON line."""
     import theorems
-    from verify.check.engine import check_unit, profile
+    from verify.check.engine import check_unit, search_effort
 
     start = time.process_time()
-    verdict = check_unit(theorems.get(theorem_id), theorems.get, profile("quick"), 0, "soundness")
+    verdict = check_unit(theorems.get(theorem_id), theorems.get, search_effort("quick"), 0, "soundness")
     print(json.dumps({"cpu": time.process_time() - start, "verdict": repr(verdict)}))
 
 

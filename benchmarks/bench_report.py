@@ -81,19 +81,20 @@ def split(args) -> None:
     """Per theorem: seconds in the cross-check engine vs seconds drawing the section (one process)."""
     import theorems
     from verify.check.suite import select
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
     from verify.report import build
 
-    prof = profile(args.profile)
+    effort = search_effort(args.profile)
     rows = []
     for t in select(theorems.all(), args.only):
         start = time.perf_counter()
-        verdict = check_theorem(t, theorems.get, prof, args.seed)
+        verdict = check_theorem(t, theorems.get, effort, args.seed)
         mid = time.perf_counter()
-        build.theorem_section(t, verdict.to_json(), theorems.get, build.Options(prof.name, args.seed), build.Figures())
+        build.theorem_section(t, verdict.to_json(), theorems.get, build.Options(effort.name, args.seed),
+                              build.Figures())
         rows.append((t.id, mid - start, time.perf_counter() - mid))
     start = time.perf_counter()
-    build.reproduction(build.Options(prof.name, args.seed), build.Figures())
+    build.reproduction(build.Options(effort.name, args.seed), build.Figures())
     repro = time.perf_counter() - start
     check, section = sum(r[1] for r in rows), sum(r[2] for r in rows)
     total = check + section + repro

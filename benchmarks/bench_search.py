@@ -106,13 +106,13 @@ def _watch_random_phase() -> dict:
 
 def child_search(cache: bool, profile_name: str) -> dict:
     import theorems
-    from verify.check.engine import check_all, profile
+    from verify.check.engine import check_all, search_effort
 
     cached = _set_cache(cache)
     random_phase = _watch_random_phase()
     records = theorems.all()
     start = time.process_time()
-    verdicts = check_all(records, theorems.get, profile(profile_name), seed=0)
+    verdicts = check_all(records, theorems.get, search_effort(profile_name), seed=0)
     cpu = time.process_time() - start
     return {"cpu": cpu, "comparisons": _comparisons(verdicts), "theorems": len(verdicts), "random": random_phase,
             "digest": _digest(verdicts), "cache": None if cached is None else cached[0].stats(),
@@ -123,10 +123,10 @@ def child_search(cache: bool, profile_name: str) -> dict:
 
 def child_theorem(theorem_id: str, profile_name: str) -> dict:
     import theorems
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
     start = time.process_time()
-    verdict = check_theorem(theorems.get(theorem_id), theorems.get, profile(profile_name), seed=0)
+    verdict = check_theorem(theorems.get(theorem_id), theorems.get, search_effort(profile_name), seed=0)
     cpu = time.process_time() - start
     errors = [o.detail for o in verdict.obligations if o.name == "internal-error"]
     sound = [o.detail for o in verdict.obligations if o.name == "soundness"]

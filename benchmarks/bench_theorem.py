@@ -56,17 +56,16 @@ SYMBOLIC = """
 import json, time
 import theorems
 from verify.check import symbolic
-from verify.check.engine import PROFILES, for_theorem
+from verify.check.engine import EFFORTS, for_theorem
 spent = {"well-formed": 0.0, "scaling": 0.0, "translation": 0.0, "claims": 0.0}
 kinds = {}
 for t in theorems.all():
-    prof = for_theorem(PROFILES["quick"], t)
-    points = 24 if not t.operators else 3  # as engine.check_theorem
+    effort = for_theorem(EFFORTS["quick"], t)
     t0 = time.process_time()
-    for name, run in (("well-formed", lambda: symbolic.well_formed(t, 0, points)),
+    for name, run in (("well-formed", lambda: symbolic.well_formed(t, 0, effort.form_points)),
                       ("scaling", lambda: symbolic.scaling(t, 0)),
                       ("translation", lambda: symbolic.translation(t)),
-                      ("claims", lambda: symbolic.claims(t, theorems.get, 0, prof.claim_points))):
+                      ("claims", lambda: symbolic.claims(t, theorems.get, 0, effort.claim_points))):
         a = time.process_time()
         run()
         spent[name] += time.process_time() - a

@@ -2,7 +2,8 @@
 
 Layers, lowest first; a module may import its own layer and the ones below, never one above:
 
-    errors, validate, cache, lazy  <  privacy  <  vocabulary, setting, theorem (+ the ``theorems`` registry)  <  instances
+    errors, validate, cache, lazy, registry  <  privacy  <  vocabulary, setting, theorem (+ the ``theorems``
+    registry)  <  instances
     <  simulate  <  check (+ verify/testing.py)  <  report, account  <  commands (+ cli, the package root)
 
 Every import counts, also one inside a function: a lazy import still makes the lower layer depend on
@@ -23,8 +24,9 @@ PACKAGES = ("verify", "theorems")
 #: module prefix -> layer; the longest matching prefix wins
 LAYERS: dict[str, int] = {
     "verify.errors": 0, "verify.validate": 0, "verify.cache": 0, "verify.lazy": 0, "verify.logspace": 0,
+    "verify.registry": 0,
     "verify.privacy": 1,
-    "verify.vocabulary": 2, "verify.setting": 2, "verify.theorem": 2, "theorems": 2,
+    "verify.vocabulary": 2, "verify.setting": 2, "verify.theorem": 2, "verify.proof": 2, "theorems": 2,
     "verify.instances": 3,
     "verify.simulate": 4,
     "verify.check": 5, "verify.testing": 5,

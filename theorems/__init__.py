@@ -13,6 +13,7 @@ import functools
 import importlib
 import pkgutil
 
+from verify.registry import Registry
 from verify.theorem import Theorem, theorems_in
 
 #: the registry's order (``verify list``, ``verify run`` and the report show the papers in it); a paper module not
@@ -36,14 +37,12 @@ MODULES: tuple[str, ...] = _discovered()
 
 
 @functools.cache
-def _registry() -> dict[str, Theorem]:
-    registry: dict[str, Theorem] = {}
+def _registry() -> Registry[Theorem]:
+    registry: Registry[Theorem] = Registry("theorem id", "theorem")
     for name in MODULES:
         module = importlib.import_module(f"theorems.{name}")
         for theorem in theorems_in(vars(module)):
-            if theorem.id in registry:
-                raise ValueError(f"duplicate theorem id {theorem.id!r} in theorems.{name}")
-            registry[theorem.id] = theorem
+            registry.add(theorem.id, theorem, where=f"theorems.{name}")
     return registry
 
 
@@ -57,12 +56,8 @@ def get(theorem_id: str) -> Theorem:
     registry = _registry()
     try:
         return registry[theorem_id]
-    except KeyError:
-        import difflib
-
-        close = difflib.get_close_matches(theorem_id, registry, n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise KeyError(f"unknown theorem id {theorem_id!r}{hint}") from None
+    except (KeyError, TypeError):
+        raise KeyError(registry.unknown(theorem_id)) from None
 
 
 def ids() -> list[str]:

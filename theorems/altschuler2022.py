@@ -20,17 +20,24 @@ import dataclasses
 
 import sympy as sp
 
+from theorems._altschuler2022_proofs import (
+    SCOPE_WALK,
+    one_step_gap,
+    positivity,
+    record_in_batch,
+    short_run,
+)
 from verify.privacy.operators import AT22S, PowerStepSum
 from verify.theorem import (
     Assumption,
     Claim,
     Erratum,
     FreeParameter,
+    Reading,
     Setting,
     Source,
+    Step,
     Theorem,
-    Variable,
-    add_variable,
     contraction,
     sym,
 )
@@ -38,10 +45,9 @@ from verify.theorem import (
 SEED = "004_96660e9b2b742051.txt"
 
 #: a given RDP epsilon at order alpha (input of the RDP -> DP conversion); shared with chourasia2021
-eps_rdp = add_variable(Variable("eps_rdp", "RDP epsilon at order alpha (a budget or a conversion input)"))
+eps_rdp = sym.eps_rdp
 #: exponent of polynomially decaying step sizes eta_t = eta t^(-p) (§5.3, Example 5.8)
-p_decay = add_variable(Variable("p_decay", "exponent of decaying step sizes eta_t = eta * t^(-p_decay)",
-                                domain="nonnegative"))
+p_decay = sym.p_decay
 
 alpha, L, D, eta, sigma, n, b, T = sym.alpha, sym.L, sym.D, sym.eta, sym.sigma, sym.n, sym.b, sym.T
 m, M, q, z, delta, gamma, nu, tau = sym.m, sym.M, sym.q, sym.z, sym.delta, sym.gamma, sym.nu, sym.tau
@@ -210,6 +216,26 @@ _TIGHT_37 = {"family": "interval_walk", "n": 120, "b": 40, "T": 60, "eta": 0.000
              "batches": "uniform", "adjacency": "replace", "x0": -4.974807364992077e-05, "M": 3.1300687070073616,
              "alpha": 1.7943282347242815}
 _window = FreeParameter("nu", sp.Integer(1), sp.Max(T - 1, 1), integer=True)
+_pabi_tau = alpha * D**2 / (2 * eta**2 * _sigma1_sq * (T - tau - 1))  # the PABI term of (3.7) at split point tau
+_PROOF = dict(alpha=(1.5, 64.0), D=(0.01, 100.0), eta=(1e-3, 1.0), sigma=(0.01, 100.0), gamma=(0.05, 0.95))
+
+
+_EQ37_STEPS = (
+    Step("tau-range", "Theorem 3.1, proof, eq. (3.7)", "range",
+         printed=Reading("tau ranges over {0, ..., T-1}", _pabi_tau, "finite", low=0, high=T - 1),
+         corrected=Reading("tau ranges over {0, ..., T-2}", _pabi_tau, "finite", low=0, high=T - 2),
+         domain=dict(_PROOF, T=(2, 200)), var="tau"),
+    Step("step-3a-bias", "Theorem 3.1, proof, Step 3a", "relation",
+         printed=Reading("||m_t|| <= 2 eta^2 L/b (a stray eta inside the bracket)", one_step_gap, "<=",
+                         2 * eta**2 * L / b),
+         corrected=Reading("||m_t|| <= 2 eta L/b, m_t = (eta/b)[grad f(W'_t; x_i*) - grad f(W'_t; x'_i*)]",
+                           one_step_gap, "<=", 2 * eta * L / b),
+         domain=dict(eta=(1e-3, 0.9), L=(0.01, 100.0), b=(1, 50)), integers=("b",)),
+    Step("obs-3.3-probability", "Theorem 3.1, proof, Observation 3.3", "probability",
+         printed=Reading("the bias is realised with probability 1 - b/n", record_in_batch, "==", 1 - b / n),
+         corrected=Reading("the bias is realised with probability b/n (eq. (3.1))", record_in_batch, "==", b / n),
+         fixed=dict(n=10, b=3), runs=100_000),
+)
 
 EQ_3_7 = Theorem(
     id="altschuler2022/eq3.7",
@@ -220,10 +246,14 @@ EQ_3_7 = Theorem(
     bound=_eq37,
     assumptions=_smooth + _batch + (Assumption(T >= 2, "T >= 2 (tau <= T-2: the PABI term is infinite at T-1)"),),
     free=(_window, _split),
-    errata=(Erratum("(3.7) lets tau range over {0, ..., T-1}", "at tau = T-1 the PABI term divides by zero"),
+    errata=(Erratum("(3.7) lets tau range over {0, ..., T-1}", "at tau = T-1 the PABI term divides by zero",
+                    step="tau-range"),
             Erratum("Step 3a: m_t has a stray eta inside the bracket",
-                    "m_t = (eta/b)[grad f(W'_t; x_i*) - grad f(W'_t; x'_i*)], ||m_t|| <= 2 eta L/b"),
-            Erratum("Obs. 3.3: the bias is 'realized with probability 1 - b/n'", "b/n, eq. (3.1)"),),
+                    "m_t = (eta/b)[grad f(W'_t; x_i*) - grad f(W'_t; x'_i*)], ||m_t|| <= 2 eta L/b",
+                    step="step-3a-bias"),
+            Erratum("Obs. 3.3: the bias is 'realized with probability 1 - b/n'", "b/n, eq. (3.1)",
+                    step="obs-3.3-probability"),),
+    steps=_EQ37_STEPS,
     paper_form=r"\varepsilon\le\min_{\tau\in\{0,\dots,T-1\}}(T-\tau)\,S_\alpha\!\left(\frac bn,"
                r"\frac{b\sigma_2}{2L}\right)+\frac{\alpha D^2}{2\eta^2\sigma_1^2(T-\tau-1)},\ "
                r"\sigma_1^2+\sigma_2^2=\sigma^2",
@@ -278,6 +308,64 @@ _construction = ("Construction (family at22_thm41): K = [-D/2, D/2], f(.; x_i) =
                  "f(w; x'_n) = L(D - w) in X'; omega_0 = 0; the X run is a clamped symmetric Gaussian walk, the "
                  "X' run drifts by eta L/b whenever x'_n is in the batch.")
 
+#: (4.1) as stated: c_alpha alpha_bar L^2 min{T, Tbar}/(n^2 sigma^2), c_alpha = 10^-7, alpha_bar = 100
+_eq41 = sp.Rational(1, 10**7) * 100 * L**2 / (n**2 * sigma**2) * sp.Min(T, _Tbar41)
+_Phi = lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2  # noqa: E731 - the standard normal cdf, in closed form
+kD, frac, later, omega2, Zt = sp.symbols("k_D f r omega2 Z", positive=True)
+#: the scope of the proof, drawn: D = k_D 10^3 eta L, sigma^2 = f 10^-3 D^2/(eta^2 Tbar), T = r Tbar
+_SCOPE_DRAWN = dict(domain=dict(n=(1, 100), L=(0.1, 10.0), eta=(1e-3, 1.0), k_D=(1.0, 10.0), f=(0.01, 1.0),
+                                r=(1.0, 3.0)),
+                    derived=dict(D=kD * 1000 * eta * L, sigma=sp.sqrt(frac * D**2 / (1000 * eta**2 * _Tbar41)),
+                                 T=later * _Tbar41))
+
+
+_THM41_STEPS = (
+    Step("eq-4.1-reached", "Theorem 4.1, proof (Appendix A.4)", "relation",
+         printed=Reading("D_100 > 0.005 (what the proof shows) is (4.1): 0.005 >= c_alpha alpha_bar L^2 "
+                         "min{T, Tbar}/(n^2 sigma^2)", sp.Rational(1, 200), ">=", _eq41),
+         corrected=Reading("what the proof shows is 'not (0.1, 0.01)-DP': P[omega''_T >= 0] >= Phi(sqrt(10)) - 0.1 "
+                           ">= e^0.1/2 + 0.01", _Phi(sp.sqrt(10)) - sp.Rational(1, 10), ">=",
+                           sp.exp(sp.Rational(1, 10)) / 2 + sp.Rational(1, 100)),
+         **_SCOPE_DRAWN),
+    Step("any-initialisation", "Theorem 4.1, proof (Appendix A.4)", "probability",
+         printed=Reading("any initialisation omega_0 (here D/2): P[omega_T >= 0] = 1/2", positivity(0.5), "==",
+                         sp.Rational(1, 2)),
+         corrected=Reading("omega_0 = 0: P[omega_T >= 0] = 1/2 by symmetry", positivity(0.0), "==",
+                           sp.Rational(1, 2)),
+         fixed=dict(D=1000.0, eta=1.0, sigma=0.8, T=1500), runs=20_000),
+    Step("short-runs", "Theorem 4.1, proof (Appendix A.4), case T <= Tbar", "relation",
+         printed=Reading("strong composition carries the Tbar-run's bound to a T-run from any omega_0: a block's "
+                         "divergence does not depend on where it starts (D_2 of a T = Tbar/10 run from omega_0 = D/2 "
+                         "equals that from 0)", short_run(0.4999), "==", short_run(0.0), tolerance=1e-3),
+         corrected=Reading("it does for the worst start (Lemma 2.9 bounds the Tbar-run by the blocks' sup over "
+                           "starts): D_2 of a T-run from 0 >= (T/Tbar) D_2 of the Tbar-run from 0", short_run(0.0),
+                           ">=", dataclasses.replace(short_run(0.0), keywords=(), fixed=SCOPE_WALK, times=sp.Rational(1, 10))),
+         fixed=dict(T=150)),
+    Step("normal-tail", "Theorem 4.1, proof (Appendix A.4)", "value",
+         printed=Reading("P[N(0,1) >= -0.1/sqrt(0.001)] ~ 0.999993", _Phi(sp.sqrt(10)), "==", sp.Float("0.999993"),
+                         tolerance=0.5e-6),
+         corrected=Reading("Phi(3.1623) = 0.99922", _Phi(sp.sqrt(10)), "==", sp.Float("0.99922"), tolerance=0.5e-5)),
+    # the proof's chain of constants, each as the proof reads it (no erratum: they hold)
+    Step("rdp-to-dp", "Theorem 4.1, proof (Appendix A.4)", "relation",
+         corrected=Reading("(100, 0.005)-RDP gives (0.1, 0.01)-DP: 0.005 + log(1/0.01)/99 < 0.1",
+                           sp.Rational(1, 200) + sp.log(100) / 99, "<=", sp.Rational(1, 10))),
+    Step("chernoff", "Theorem 4.1, proof (Appendix A.4)", "relation",
+         corrected=Reading("2 exp(-0.15^2 * 0.75 * 1000/3) <= 0.01 (E B >= 750: D >= 1000 eta L, b >= 1)",
+                           2 * sp.exp(-sp.Rational(15, 100) ** 2 * sp.Rational(750, 3)), "<=", sp.Rational(1, 100))),
+    Step("bias-window", "Theorem 4.1, proof (Appendix A.4)", "relation",
+         corrected=Reading("(1 + 0.15) 0.75 <= 0.9 and (1 - 0.15) 0.75 >= 0.6: the bias stays in [0.6 D, 0.9 D]",
+                           sp.Max(sp.Rational(115, 100) * sp.Rational(3, 4) - sp.Rational(9, 10),
+                                  sp.Rational(6, 10) - sp.Rational(85, 100) * sp.Rational(3, 4)), "<=", 0)),
+    Step("hitting", "Theorem 4.1, proof (Appendix A.4)", "relation",
+         corrected=Reading("exp(-(0.1 D)^2/(2 Tbar eta^2 sigma^2)) <= exp(-5) <= 0.01 in the scope",
+                           sp.exp(-(D / 10) ** 2 / (2 * _Tbar41 * eta**2 * sigma**2)), "<=", sp.Rational(1, 100)),
+         **_SCOPE_DRAWN),
+    Step("obs-a.2", "Theorem 4.1, proof, Observation A.2", "scaling",
+         printed=Reading("omega''_T >= Z + 10/D", omega2, ">=", Zt + 10 / D),
+         corrected=Reading("omega''_T >= Z + D/10 (-D/2 + 0.6 D = 0.1 D)", omega2, ">=", Zt + D / 10),
+         domain=dict(omega2=(0.1, 10.0), Z=(0.1, 10.0), D=(0.1, 100.0)), scales=dict(omega2=1, Z=1)),
+)
+
 THM_4_1 = Theorem(
     id="altschuler2022/thm4.1",
     title="Noisy-SGD lower bound: not (100, 0.005)-RDP after Tbar steps (scope of the proof)",
@@ -289,13 +377,16 @@ THM_4_1 = Theorem(
                  Assumption(T >= _Tbar41, "T >= Tbar = 0.75 Dn/(L eta)")) + _lower_scope,
     errata=(Erratum("the proof shows D_100 > 0.005 but (4.1) claims D_100 > c_alpha alpha_bar L^2 min{T, Tbar}/(n^2 "
                     "sigma^2), which is >= 0.005625 and grows like 1/sigma^2",
-                    "catalogue §4 item 1: only 'not (0.1, 0.01)-DP' is established"),
+                    "catalogue §4 item 1: only 'not (0.1, 0.01)-DP' is established", step="eq-4.1-reached"),
             Erratum("'any initialization omega_0'", "the proof uses omega_0 = omega'_0 = 0 (symmetry gives "
-                    "P[omega_T >= 0] = 1/2); with omega_0 = D/2 the positivity test fails"),
+                    "P[omega_T >= 0] = 1/2); with omega_0 = D/2 the positivity test fails", step="any-initialisation"),
             Erratum("the case T <= Tbar 'follows by strong composition'",
-                    "gives a T/Tbar fraction only for some worst-case initialisation, not every omega_0"),
-            Erratum("P[N(0,1) >= -0.1/sqrt(0.001)] ~ 0.999993", "Phi(3.1623) = 0.99922; the conclusion still holds"),
-            Erratum("Obs. A.2: omega''_T >= Z + 10/D", "Z + D/10"),),
+                    "gives a T/Tbar fraction only for some worst-case initialisation, not every omega_0",
+                    step="short-runs"),
+            Erratum("P[N(0,1) >= -0.1/sqrt(0.001)] ~ 0.999993", "Phi(3.1623) = 0.99922; the conclusion still holds",
+                    step="normal-tail"),
+            Erratum("Obs. A.2: omega''_T >= Z + 10/D", "Z + D/10", step="obs-a.2"),),
+    steps=_THM41_STEPS,
     paper_form=r"\text{not }(\bar\alpha,0.005)\text{-RDP},\ \bar\alpha=100,\ T\ge\bar T=0.75\frac{Dn}{L\eta}",
     examples=(dict(alpha=100.0, n=10.0, L=1.0, eta=1.0, D=1000.0, T=7500.0, sigma=(1e-3 * 1000.0**2 / 7500) ** 0.5),
               dict(_SCOPE, alpha=100.0), dict(_SCOPE_RUN, alpha=100.0)),
@@ -327,7 +418,7 @@ THM_4_1_AS_STATED = Theorem(
     source=Source("altschuler2022", "Theorem 4.1, eq. (4.1)", SEED),
     notion="rdp", kind="lower",
     setting=Setting(batches="uniform", loss="linear", constraint="bounded", adjacency="replace", init="any"),
-    bound=sp.Rational(1, 10**7) * 100 * L**2 / (n**2 * sigma**2) * sp.Min(T, _Tbar41),
+    bound=_eq41,
     assumptions=(Assumption(alpha >= 100, "alpha >= alpha_bar = 100"),) + _lower_scope,
     paper_form=r"\text{not }(\bar\alpha,\varepsilon)\text{-RDP for }\varepsilon\le c_\alpha\frac{\bar\alpha L^2}"
                r"{n^2\sigma^2}\min\{T,\bar T\},\ c_\alpha=10^{-7},\ \bar\alpha=100",
@@ -373,7 +464,9 @@ THM_5_6 = Theorem(
     assumptions=_smooth,
     claims=(Claim("le", value="altschuler2022/eq5.4"),),
     examples=(_FULL_BATCH_PM_L,),
-    errata=(Erratum("'eta <= 2/beta'", "eta <= 2/M (beta is not defined)"),),
+    errata=(Erratum("'eta <= 2/beta'", "eta <= 2/M (beta is not defined)",
+                    notation="a symbol the paper never defines, in prose: the smoothness constant is M throughout, "
+                             "and eta <= 2/M is the condition every other statement and the proof use"),),
     paper_form=r"\varepsilon\lesssim\frac{\alpha L^2}{\sigma^2}\left(\frac1{b^2}+\frac1{n^2}\min\{T,\bar T\}\right),"
                r"\ \bar T=\left\lceil\frac{Dn}{L\eta}\right\rceil",
     up_to_constant=True,
@@ -478,6 +571,21 @@ B_1 = Theorem(
           "when tilde D n/(2 eta L) is an integer (catalogue [DERIVED]; integer rounding otherwise).",
 )
 
+_SGD_DRAWN = dict(alpha=(1.5, 16.0), b=(1, 10), n=(20, 1000), L=(0.1, 10.0), D=(0.1, 10.0), eta=(1e-3, 1.0),
+                  sigma=(0.1, 10.0), gamma=(0.05, 0.95))
+_B2_STEPS = (
+    Step("sigma-monotone", "Appendix B.2", "monotone",
+         printed=Reading("the RDP is increasing in sigma", _eq37, "increasing"),
+         corrected=Reading("the RDP is decreasing in sigma (each term of (B.2) is)", _eq37, "decreasing"),
+         domain=dict(_SGD_DRAWN, nu=(1, 100)), var="sigma"),
+    Step("window-cap", "Appendix B.2, eq. (B.2)", "range",
+         printed=Reading("tilde T = min(T, ...): windows up to T, with T - tilde T - 1 steps before them",
+                         sp.sqrt(T - nu - 1), "finite", low=1, high=T),
+         corrected=Reading("tilde T <= T-1: the T - tilde T - 1 >= 0 steps before the window exist",
+                           sp.sqrt(T - nu - 1), "finite", low=1, high=T - 1),
+         domain=dict(T=(2, 500)), var="nu"),
+)
+
 B_2 = Theorem(
     id="altschuler2022/b.2",
     title="Noisy-SGD RDP, convex losses (numerical form)",
@@ -489,8 +597,10 @@ B_2 = Theorem(
     free=(_window, _split),
     claims=(Claim("le", value="altschuler2022/eq1.1/sgm"), Claim("le", value="altschuler2022/eq3.7")),
     examples=tuple(dict(_B2_POINT, M=1.0, T=t) for t in (10.0, 100.0, 400.0, 1000.0, 10000.0)),
-    errata=(Erratum("'the RDP is increasing in sigma'", "decreasing; the binary search still works"),
-            Erratum("tilde T = min(T, ...)", "min(T-1, ...): tilde T <= T-1"),),
+    errata=(Erratum("'the RDP is increasing in sigma'", "decreasing; the binary search still works",
+                    step="sigma-monotone"),
+            Erratum("tilde T = min(T, ...)", "min(T-1, ...): tilde T <= T-1", step="window-cap"),),
+    steps=_B2_STEPS,
     paper_form=r"\varepsilon\le\min\left\{T S_\alpha\!\left(\frac bn,\frac{b\sigma}{2L}\right),\min_{\sigma_1^2+"
                r"\sigma_2^2=\sigma^2}Q+\min_{\tilde T}\tilde TQ+\frac{\alpha D^2}{2\eta^2\sigma_1^2\tilde T}\right\}",
     notes="nu = tilde T in {1, ..., T-1} (tilde T = 0 gives +oo); gamma = sigma_1^2/sigma^2 on a grid instead of "
@@ -522,11 +632,16 @@ B_3 = Theorem(
 )
 
 
-def _b3_first_order(one_minus_c_squared: sp.Expr) -> sp.Expr:
-    """(B.3) at the paper's first-order-optimal tilde T (floor and ceiling, capped to [1, T-1])."""
+def _b3_t_star(one_minus_c_squared: sp.Expr) -> sp.Expr:
+    """The paper's first-order-optimal tilde T of (B.3), not rounded and not capped."""
     beta = one_minus_c_squared * alpha * D**2 * sp.log(c) / (_Q_split * eta**2 * _sigma1_sq)
     root = (2 - beta + sp.sqrt((2 - beta) ** 2 - 4)) / 2
-    t_star = -sp.log(root) / (2 * sp.log(c))
+    return -sp.log(root) / (2 * sp.log(c))
+
+
+def _b3_first_order(one_minus_c_squared: sp.Expr) -> sp.Expr:
+    """(B.3) at the paper's first-order-optimal tilde T (floor and ceiling, capped to [1, T-1])."""
+    t_star = _b3_t_star(one_minus_c_squared)
 
     def objective(k: sp.Expr) -> sp.Expr:
         k = sp.Max(1, sp.Min(T - 1, k, evaluate=False), evaluate=False)
@@ -557,6 +672,16 @@ B_3_FIRST_ORDER_AS_PRINTED = Theorem(
           "minimiser: catalogue brute-force minima 54, 220, 13 vs (1-c)^2 -> 39.6, 31.3, 11.9.",
 )
 
+_B3_STEPS = (
+    Step("window-rounding", "Appendix B.3, numerical computation", "relation",
+         printed=Reading("tilde T = the first-order optimum, not capped: a window of at most T-1 steps",
+                         _b3_t_star(1 - c**2), "<=", T - 1),
+         corrected=Reading("tilde T = the floor or ceiling of the optimum, capped to [1, T-1]",
+                           sp.Max(1, sp.Min(T - 1, sp.floor(_b3_t_star(1 - c**2)))), "<=", T - 1),
+         domain=dict(_SGD_DRAWN, M=(0.1, 10.0), u=(0.05, 0.95), v=(0.05, 1.0), T=(2, 60)),
+         derived=dict(m=sp.Symbol("v", positive=True) * M, eta=sp.Symbol("u", positive=True) / M)),
+)
+
 B_3_FIRST_ORDER = Theorem(
     id="altschuler2022/b.3/first-order",
     title="(B.3) at the first-order-optimal tilde T (the paper's numerical procedure)",
@@ -571,7 +696,8 @@ B_3_FIRST_ORDER = Theorem(
                     "differentiating the (B.3) objective gives 1-c^2; brute-force minima (54, 220, 13) match 1-c^2 "
                     "(53.6, 220.2, 12.7), not (1-c)^2 (39.6, 31.3, 11.9)",
                     variant="altschuler2022/b.3/first-order/as-printed"),
-            Erratum("tilde T not capped", "take the floor/ceiling and the minimum with T-1")),
+            Erratum("tilde T not capped", "take the floor/ceiling and the minimum with T-1", step="window-rounding")),
+    steps=_B3_STEPS,
     paper_form=_b3_fo_form,
     variants=(B_3_FIRST_ORDER_AS_PRINTED,),
     notes="The (B.3) objective is convex in tilde T, so the better of floor and ceiling of the stationary point "

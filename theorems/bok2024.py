@@ -8,6 +8,8 @@ uniform size-``b`` batches, sampling ratio ``b/n``.  ``c = max(|1 - eta m|, |1 -
 
 from __future__ import annotations
 
+import dataclasses
+
 import sympy as sp
 
 from verify.privacy.operators import (
@@ -15,17 +17,20 @@ from verify.privacy.operators import (
     CLTMuSymmetric,
     GDPDelta,
     GDPEps,
+    SwitchAt,
     SymmSubsampledGaussianDelta,
     SymmSubsampledGaussianShiftDelta,
-    SwitchAt,
 )
 from verify.theorem import (
     Assumption,
     Claim,
     Erratum,
+    Exact,
     FreeParameter,
+    Reading,
     Setting,
     Source,
+    Step,
     Theorem,
     contraction,
     sym,
@@ -451,7 +456,22 @@ _C16_RANGE = ("the lost statement must restrict T >= Dn/(eta Delta) (below, exac
               "and 2 Delta D/(n eta sigma^2) to a bounded range away from 0 (the ratio tends to 0 at both ends; "
               "0.44 to 1.3 on [0.1, 30] at per-step mu 0.1): its constant is the minimum over that range")
 _C16_LOST = Erratum("the universal constant c_0 and the parameter ranges of Theorem C.16 are lost in the extraction",
-                    _C16_RANGE)
+                    _C16_RANGE, step="lost-range")
+_C16_BOUND = 1 / sigma * sp.sqrt(Delta * D / (n * eta))
+_u = sp.Symbol("u", positive=True)
+_C16_EXACT = Exact("bok_c16", ("n", "eta", "sigma", "T", "Delta", "D"))
+_C16_STEPS = (
+    Step("lost-range", "Theorem C.16(a)", "relation",
+         printed=Reading("no restriction on T: exact mu >= c_0 (1/sigma) sqrt(Delta D/(n eta)) with the range's "
+                         "constant c_0 = 0.44 (its minimum on 2 Delta D/(n eta sigma^2) in [0.1, 30])", _C16_EXACT,
+                         ">=", sp.Float("0.44") * _C16_BOUND),
+         corrected=Reading("below T = Dn/(eta Delta) the walks barely feel the projection: exact mu = sqrt(T eta "
+                           "Delta/(Dn)) times the bound -> 0, so the statement needs T >= Dn/(eta Delta)", _C16_EXACT,
+                           "==", sp.sqrt(T * eta * Delta / (D * n)) * _C16_BOUND, tolerance=1e-3),
+         # the construction at per-step mu Delta/(n sigma) = 0.1 and 2 Delta D/(n eta sigma^2) = 10; T = u Dn/(eta Delta)
+         fixed=dict(n=10, eta=0.1, sigma=1.0, Delta=1.0, D=5.0), domain={"u": (0.002, 0.2)},
+         derived={"T": sp.Max(1, sp.floor(_u * D * n / (eta * Delta) + sp.Rational(1, 2)))}, draws=4),
+)
 _C16_CONSTRUCTION = ("Construction (family bok_c16): symmetric vs biased projected Gaussian walk on an interval of "
                      "length D, x0 = 0, the differing record linear with slope Delta.")
 
@@ -460,7 +480,8 @@ THM_C_16_A = Theorem(
     source=Source("bok2024", "Theorem C.16(a)", SEED),
     notion="gdp", kind="lower",
     setting=Setting(batches="full", loss="linear", constraint="bounded", adjacency="replace", init="fixed"),
-    bound=1 / sigma * sp.sqrt(Delta * D / (n * eta)),
+    bound=_C16_BOUND,
+    steps=_C16_STEPS,
     assumptions=(Assumption(T >= D * n / (eta * Delta), "T >= Dn/(eta Delta) ('for all large T': the biased walk "
                             "has crossed the interval)"),),
     claims=(Claim("witness", value="bok_c16", text="the construction of Theorem C.16"),),
@@ -486,7 +507,7 @@ THM_C_16_B = Theorem(
                                     "a walk whose noise dwarfs D forgets it: exact mu 0)")),
     claims=(Claim("witness", value="bok_c16", text="the construction of Theorem C.16, differing record in the "
                   "last batch"),),
-    errata=(_C16_LOST,),
+    errata=(dataclasses.replace(_C16_LOST, step=None),),  # the step decides it on (a)
     up_to_constant=True,
     paper_form=r"\text{not }\mu\text{-GDP for }\mu<c_0\frac{1}{\sigma}\sqrt{\frac{LD}{bl\eta}}",
     notes="Cyclic analogue of C.16(a) with n = b l, up to the same lost constant [U]; " + _C16_RANGE + ". "

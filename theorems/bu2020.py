@@ -14,6 +14,7 @@ import math
 import sympy as sp
 
 from verify.privacy.operators import (
+    TF_PRIVACY_ORDERS,
     CLTMuUniform,
     GDPDelta,
     GDPEps,
@@ -21,8 +22,9 @@ from verify.privacy.operators import (
     PoissonSubsampledGaussianDelta,
     PoissonSubsampledGaussianEps,
     SampledGaussianRDPMax,
+    accountant_eps,
 )
-from verify.theorem import Claim, Erratum, Setting, Source, Theorem, sym
+from verify.theorem import Claim, Erratum, Reading, Setting, Source, Step, Theorem, sym
 
 SEED = "002_30e4b5961549fb6c.txt"
 
@@ -101,6 +103,39 @@ EQ_3_2_EPS = Theorem(
     claims=(Claim("exact_on", value="gaussian_mechanism", text="attained by the Gaussian mechanism"),)
 )
 
+# Theorem 3's proof: with P = N(0, 1) (S) and Q = p N(mu, 1) + (1-p) N(0, 1) (S'), T(P, Q) = f = pG_mu + (1-p)Id
+def _tradeoff_pq(v) -> float:
+    """T(P, Q)(a): the Neyman-Pearson test of P against Q at level a rejects P above Phi^-1(1 - a)."""
+    from scipy import stats  # the registry loads no scipy.stats (the command line's startup)
+
+    t = stats.norm.ppf(1 - v["a"])
+    return v["p"] * stats.norm.cdf(t - v["mu"]) + (1 - v["p"]) * stats.norm.cdf(t)
+
+
+def _tradeoff_qp(v) -> float:
+    """T(Q, P)(a): the test of Q against P at level a rejects Q below the a-quantile of Q."""
+    from scipy import optimize, stats
+
+    t = optimize.brentq(lambda x: v["p"] * stats.norm.cdf(x - v["mu"]) + (1 - v["p"]) * stats.norm.cdf(x) - v["a"],
+                        -60.0, 60.0, xtol=1e-14)
+    return float(stats.norm.sf(t))
+
+
+def _inverse(v) -> float:
+    """f^-1(a) for f = T(P, Q): the s with f(s) = a (f decreases from 1 to 0)."""
+    from scipy import optimize
+
+    return optimize.brentq(lambda s: _tradeoff_pq({**v, "a": s}) - v["a"], 0.0, 1.0, xtol=1e-15)
+
+
+_THM3_STEPS = (
+    Step("tradeoff-direction", "Theorem 3, proof (App. B.1)", "relation",
+         printed=Reading("T(NoisySGD(S), NoisySGD(S')) >= f^-1", _tradeoff_pq, ">=", _inverse, tolerance=1e-8),
+         corrected=Reading("T(NoisySGD(S'), NoisySGD(S)) >= f^-1", _tradeoff_qp, ">=", _inverse, tolerance=1e-8),
+         domain={"p": (0.05, 0.95), "mu": (0.5, 3.0), "a": (0.02, 0.98)}),
+)
+
+
 THM_3 = Theorem(
     id="bu2020/thm3", title="Exact f-DP of NoisySGD / NoisyAdam: composed subsampled Gaussian tradeoffs",
     source=Source("bu2020", "Theorem 3 (App. B.1)", SEED),
@@ -108,7 +143,9 @@ THM_3 = Theorem(
     bound=PoissonSubsampledGaussianDelta(q, 1 / z, T, sym.eps),
     claims=(Claim("exact_on", value="dpsgd_worst_step", text="cannot be improved in general"),),
     errata=(Erratum("In the proof, 'T(NoisySGD(S), NoisySGD(S')) >= f^-1' should read "
-                    "T(NoisySGD(S'), NoisySGD(S)) >= f^-1.", evidence="catalogue/bu2020.md §3, Thm 3"),),
+                    "T(NoisySGD(S'), NoisySGD(S)) >= f^-1.", evidence="T(S', S) is the inverse of T(S, S') = f; "
+                    "f itself is below f^-1 somewhere whenever it is asymmetric (p < 1)", step="tradeoff-direction"),),
+    steps=_THM3_STEPS,
     paper_form=r"\min\{f,f^{-1}\}^{**}\text{-DP},\quad f=\big(pG_{1/\sigma}+(1-p)\mathrm{Id}\big)^{\otimes T}",
     notes="delta(eps) of the symmetrised one-sided composition, by exact PLD composition (add/remove, both "
           "directions); the duality for an asymmetric f takes the max over f and f^-1 (catalogue §1).",
@@ -204,13 +241,35 @@ APP_B_3_RDP = Theorem(
                r"\lambda D_{\lambda+1}(P\|GM)\}",
 )
 
+def _ma_eps(shift: float):
+    """The moments accountant's eps(delta) (Table 1's 'MA eps') over TF-Privacy's listed values + ``shift``
+    read as Rényi orders."""
+    def eps(v) -> float:
+        return accountant_eps(v["q"], v["z"], v["T"], v["delta"], TF_PRIVACY_ORDERS + shift, "classical")
+    return eps
+
+
+#: Table 1, last row: q = 256/60000, z = 0.5, 100 epochs (T = ceil(100/q)), delta = 1e-5, printed MA eps 32.40
+_TABLE1_ROW6 = dict(q=256 / 60000, z=0.5, T=23438, delta=1e-5)
+_APPB3_STEPS = (
+    Step("order-grid", "Appendix B.3, footnote 13", "value",
+         printed=Reading("the listed values are lambda: Rényi orders lambda + 1; Table 1's last MA eps is 32.40",
+                         _ma_eps(1.0), "==", 32.40, tolerance=0.005),
+         corrected=Reading("the listed values are TF-Privacy's Rényi orders themselves", _ma_eps(0.0), "==", 32.40,
+                           tolerance=0.005),
+         fixed=_TABLE1_ROW6),
+)
+
+
 APP_B_3 = Theorem(
     id="bu2020/appB.3", title="Moments accountant eps(delta) as used in the paper",
     source=Source("bu2020", "Appendix B.3 and footnote 13; Tables 1-4 'MA eps' columns", SEED),
     notion="eps_delta", kind="upper", setting=_DPSGD,
     bound=MomentsAccountantEps(q, z, T, sym.delta),
     errata=(Erratum("Footnote 13 lists the discretisation as values of lambda; in TF-Privacy they are Renyi "
-                    "orders lambda + 1.", evidence="catalogue/bu2020.md §4 and §9 item 10"),),
+                    "orders lambda + 1.", evidence="the listed values are the orders: read as lambda, Table 1's last "
+                    "MA eps (32.40) does not come out", step="order-grid"),),
+    steps=_APPB3_STEPS,
     paper_form=r"\varepsilon_{MA}(\delta)=\min_a\Big[T D_a(GM\|P)+\frac{\log(1/\delta)}{a-1}\Big]",
     notes="Classical conversion over TF-Privacy's orders (1 + x/10, x = 1..99, and 12..63); the tables use "
           "T = ceil(epochs n / B).  With the exact fractional-order RDP (quadrature) all nine printed MA values "

@@ -21,11 +21,11 @@ from verify.theorem import (
     Claim,
     Erratum,
     FreeParameter,
+    Reading,
     Setting,
     Source,
+    Step,
     Theorem,
-    Variable,
-    add_variable,
     sym,
 )
 
@@ -33,10 +33,9 @@ MAIN = "000_175088822fcb2a46.txt"
 APPENDIX = "001_4cef0a68af94b5ae.txt"
 
 #: the LSI constant c of the tracing diffusions (Def. 3.2): 1/variance, so it scales like m
-clsi = add_variable(Variable("clsi", "log-Sobolev constant of the tracing diffusions (Chourasia et al. Def 3.2)",
-                             scale=-2))
+clsi = sym.clsi
 #: a given RDP epsilon at order alpha (a privacy budget to calibrate for, or the input of a conversion)
-eps_rdp = add_variable(Variable("eps_rdp", "RDP epsilon at order alpha (a budget or a conversion input)"))
+eps_rdp = sym.eps_rdp
 
 alpha, Delta, L, m, M, n, T, d = sym.alpha, sym.Delta, sym.L, sym.m, sym.M, sym.n, sym.T, sym.d
 eta, sigma, gamma, eps, delta = sym.eta, sym.sigma, sym.gamma, sym.eps, sym.delta
@@ -82,7 +81,10 @@ BASELINE = Theorem(
             Claim("equals", value="chourasia2021/thm3/exact", subs={"T": 1},
                   text="exact for K = 1 in the tightness example")),
     errata=(Erratum("App. E writes S_d^2 for S_g^2 and R_alpha(Theta_K || Theta_K) for R_alpha(Theta_K || Theta'_K)",
-                    "typos; the derivation is the K-fold composition of one Gaussian mechanism"),),
+                    "typos; the derivation is the K-fold composition of one Gaussian mechanism",
+                    notation="misnamed symbols in prose (S_d for S_g, a missing prime on the second argument); the "
+                             "value is the K-fold composition of one Gaussian mechanism, which this record encodes "
+                             "and the checks decide"),),
     paper_form=r"\varepsilon=\frac{\alpha S_g^2}{4n^2\sigma^2}\,\eta K",
     paper_bound=alpha * S_g**2 * eta * K / (4 * n**2 * sigma_C**2),
     translation=CANONICAL,
@@ -135,6 +137,23 @@ THM_2_AS_PRINTED = Theorem(
           "and below the exact Rényi divergence of c-LSI quadratic chains (e.g. n = 1, T = 1, eta = 4).",
 )
 
+#: the proof of Theorem 2: u = R/alpha - a_2/a_1 solves the PDI, so R <= alpha (a_2/a_1)(1 - e^{-a_1 eta K})
+_a1 = 2 * (1 - gamma) * sigma_C**2 * c_p
+_a2 = S_g**2 / (4 * gamma * sigma_C**2 * n**2)
+_eq66_paper = alpha * S_g**2 / (8 * gamma * (1 - gamma) * c_p * sigma_C**4 * n**2) \
+    * (1 - sp.exp(-2 * (1 - gamma) * sigma_C**2 * c_p * eta * K))
+_PAPER_DRAWN = {"S_g": (0.1, 10.0), "sigma_C": (0.01, 1.0), "c": (0.1, 10.0), "eta": (1e-3, 1.0), "K": (1, 1000),
+                "n": (1, 1000), "alpha": (1.5, 64.0), "gamma": (0.05, 0.95)}
+_THM2_STEPS = (
+    Step("a2-definition", "Theorem 2, proof (eqs. (58)-(66))", "relation",
+         printed=Reading("a_2 = alpha S_g^2/(4 gamma sigma^2 n^2) (defined with alpha): R <= alpha (a_2/a_1)"
+                         "(1 - e^{-a_1 eta K}) is (66)", alpha * (alpha * _a2 / _a1) * (1 - sp.exp(-_a1 * eta * K)),
+                         "==", _eq66_paper),
+         corrected=Reading("a_2 = S_g^2/(4 gamma sigma^2 n^2) (alpha divided out of the PDI): the same is (66)",
+                           alpha * (_a2 / _a1) * (1 - sp.exp(-_a1 * eta * K)), "==", _eq66_paper),
+         domain=_PAPER_DRAWN, integers=("K",)),
+)
+
 THM_2 = Theorem(
     id="chourasia2021/thm2",
     title="RDP of noisy GD under c-LSI (gamma = 1/2)",
@@ -151,7 +170,9 @@ THM_2 = Theorem(
                     "main text (16), proof result (66) at gamma = 1/2 and S_v = S_g/n (Lemma 4) all have n^2; "
                     "the printed form is not scale invariant", variant="chourasia2021/thm2/as-printed"),
             Erratum("in the proof a_2 is first defined with alpha, then without",
-                    "consistent choice a_1 = 2(1-gamma) sigma^2 c, a_2 = S_g^2/(4 gamma sigma^2 n^2), u = R/alpha - a_2/a_1"),),
+                    "consistent choice a_1 = 2(1-gamma) sigma^2 c, a_2 = S_g^2/(4 gamma sigma^2 n^2), u = R/alpha - a_2/a_1",
+                    step="a2-definition"),),
+    steps=_THM2_STEPS,
     paper_form=r"\varepsilon=\frac{\alpha S_g^2}{2c\sigma^4n^2}\left(1-e^{-\sigma^2c\eta K}\right)",
     paper_bound=_thm2_paper,
     translation=CANONICAL,
@@ -164,9 +185,6 @@ THM_2 = Theorem(
 
 _eq66 = alpha * Delta**2 / (2 * gamma * (1 - gamma) * clsi * sigma**4 * eta**2 * n**2) \
     * (1 - sp.exp(-(1 - gamma) * clsi * sigma**2 * eta**2 * T))
-_eq66_paper = alpha * S_g**2 / (8 * gamma * (1 - gamma) * c_p * sigma_C**4 * n**2) \
-    * (1 - sp.exp(-2 * (1 - gamma) * sigma_C**2 * c_p * eta * K))
-
 EQ_66 = Theorem(
     id="chourasia2021/eq66",
     title="RDP of noisy GD under c-LSI, general balancing ratio gamma (minimised)",
@@ -190,6 +208,24 @@ EQ_66 = Theorem(
 
 _cor1 = 2 * alpha * Delta**2 / (m * sigma**2 * eta * n**2) * (1 - sp.exp(-m * eta * T / 2))
 
+_cor1_paper = alpha * S_g**2 / (lam * sigma_C**2 * n**2) * (1 - sp.exp(-lam * eta * K / 2))
+_COR1_STEPS = (
+    Step("lemma5-base", "Lemma 5, base step", "relation",
+         printed=Reading("the initial law has variance lambda/(2 sigma^2): its LSI constant 1/variance is c",
+                         1 / (lam / (2 * sigma_C**2)), "==", lam / (2 * sigma_C**2)),
+         corrected=Reading("variance 2 sigma^2/lambda: LSI constant lambda/(2 sigma^2) = c (Lemma 9)",
+                           1 / (2 * sigma_C**2 / lam), "==", lam / (2 * sigma_C**2)),
+         domain={"lambda": (0.1, 10.0), "sigma_C": (0.01, 1.0)}),
+    Step("squared-loss-quote", "Section 4 (main text)", "relation",
+         printed=Reading("Cor. 1 for the squared loss (lambda = 1) reads alpha S_g^2/(sigma^2 n^2)(1 - e^{-eta K})",
+                         _cor1_paper.subs(lam, 1), "==",
+                         alpha * S_g**2 / (sigma_C**2 * n**2) * (1 - sp.exp(-eta * K))),
+         corrected=Reading("Cor. 1 at lambda = 1 is alpha S_g^2/(sigma^2 n^2)(1 - e^{-eta K/2})",
+                           _cor1_paper.subs(lam, 1), "==",
+                           alpha * S_g**2 / (sigma_C**2 * n**2) * (1 - sp.exp(-eta * K / 2))),
+         domain={k: _PAPER_DRAWN[k] for k in ("S_g", "sigma_C", "eta", "K", "n", "alpha")}, integers=("K",)),
+)
+
 COR_1 = Theorem(
     id="chourasia2021/cor1",
     title="RDP of noisy GD, strongly convex and smooth loss",
@@ -204,11 +240,12 @@ COR_1 = Theorem(
             Claim("limit", var="T", point=sp.oo, value=2 * alpha * Delta**2 / (m * sigma**2 * eta * n**2)),
             Claim("monotone", var="T", point=1)),
     errata=(Erratum("Lemma 5 base step says 'variance lambda/(2 sigma^2)'",
-                    "variance 2 sigma_C^2/lambda, LSI constant lambda/(2 sigma_C^2) (Lemma 9)"),
+                    "variance 2 sigma_C^2/lambda, LSI constant lambda/(2 sigma_C^2) (Lemma 9)", step="lemma5-base"),
             Erratum("§4 main text quotes Cor. 1 for the squared loss as ... (1 - e^{-eta K})",
-                    "Cor. 1 at lambda = 1 gives (1 - e^{-eta K/2})"),),
+                    "Cor. 1 at lambda = 1 gives (1 - e^{-eta K/2})", step="squared-loss-quote"),),
+    steps=_COR1_STEPS,
     paper_form=r"\varepsilon=\frac{\alpha S_g^2}{\lambda\sigma^2n^2}\left(1-e^{-\lambda\eta K/2}\right)",
-    paper_bound=alpha * S_g**2 / (lam * sigma_C**2 * n**2) * (1 - sp.exp(-lam * eta * K / 2)),
+    paper_bound=_cor1_paper,
     translation=CANONICAL,
     examples=FIGURE_1,
     notes="Initial law Pi_C(N(0, (2 sigma_C^2/lambda) I)) = Pi_C(N(0, (sigma^2 eta/m) I)); a deterministic start "
@@ -248,6 +285,25 @@ THM_3_AS_PRINTED = Theorem(
     notes="With eta << n the printed lower bound exceeds the exact value of the construction by ~ n^2/eta^2.",
 )
 
+def _iterate_variance(values) -> float:
+    """The variance of theta_K in the proof's instance (squared loss, lambda = beta = 1, theta_0 fixed), by the
+    algorithm's own recursion: theta_{k+1} = theta_k - eta (theta_k - x) + sqrt(2 eta) sigma_C N(0, 1)."""
+    v, eta_, s = 0.0, values["eta"], values["sigma_C"]
+    for _ in range(int(values["K"])):
+        v = (1 - eta_) ** 2 * v + 2 * eta_ * s**2
+    return v
+
+
+_geometric_sq = (1 - (1 - eta) ** (2 * K)) / (1 - (1 - eta) ** 2)  # sum_{i < K} (1 - eta)^{2i}
+_THM3_STEPS = (
+    Step("iterate-variance", "Section 4 (main text), proof of Theorem 3", "relation",
+         printed=Reading("Var theta_K = 2 eta sigma^2/n^2 sum_{i<K} (1-eta)^{2i}", _iterate_variance, "==",
+                         2 * eta * sigma_C**2 / n**2 * _geometric_sq),
+         corrected=Reading("Var theta_K = 2 eta sigma^2 sum_{i<K} (1-eta)^{2i} (the noise is not divided by n)",
+                           _iterate_variance, "==", 2 * eta * sigma_C**2 * _geometric_sq, tolerance=1e-12),
+         domain={"eta": (0.01, 0.99), "sigma_C": (0.01, 1.0), "K": (1, 200), "n": (2, 1000)}, integers=("K",)),
+)
+
 THM_3 = Theorem(
     id="chourasia2021/thm3",
     title="RDP lower bound of noisy GD (squared loss)",
@@ -263,7 +319,8 @@ THM_3 = Theorem(
                     "main text (17) and the last line of the proof have n^2",
                     variant="chourasia2021/thm3/as-printed"),
             Erratum("main text gives the iterate variance as 2 eta sigma^2/n^2 sum (1-eta)^{2i}",
-                    "the noise is not divided by n: 2 eta sigma^2 sum (1-eta)^{2i} (appendix)"),),
+                    "the noise is not divided by n: 2 eta sigma^2 sum (1-eta)^{2i} (appendix)", step="iterate-variance"),),
+    steps=_THM3_STEPS,
     paper_form=r"R_\alpha(\Theta_{\eta K}\|\Theta'_{\eta K})\ge\frac{\alpha S_g^2}{4\sigma^2n^2}\left(1-e^{-\eta K}\right)",
     paper_bound=_thm3_paper,
     translation=QUADRATIC,
@@ -325,6 +382,42 @@ COR_2 = Theorem(
 _utility = Setting(batches="full", loss="strongly_convex", constraint="bounded", adjacency="replace",
                    init="gaussian")
 
+def _noise_term(values) -> float:
+    """The noise part of the excess risk after K steps: (beta/2) times the noise part of the recursion (79),
+    e_{k+1} = (1 - lambda eta) e_k + 2 eta sigma^2 d, iterated from 0."""
+    e, lam_, eta_ = 0.0, values["lambda"], values["eta"]
+    for _ in range(int(values["K"])):
+        e = (1 - lam_ * eta_) * e + 2 * eta_ * values["sigma_C"] ** 2 * values["d"]
+    return values["beta"] / 2 * e
+
+
+_geometric = (1 - (1 - eta * lam) ** K) / (eta * lam)  # sum_{k < K} (1 - eta lambda)^k
+_LEMMA6_DRAWN = {"lambda": (0.1, 10.0), "k": (1.0, 10.0), "u": (0.05, 1.0), "sigma_C": (0.01, 1.0), "d": (1, 100),
+                 "K": (1, 2000)}
+_kappa_p, _u_p = sp.symbols("k u", positive=True)
+#: beta = k lambda >= lambda; eta = u lambda/(2 beta^2) <= lambda/(2 beta^2), Lemma 6's step
+_LEMMA6_DERIVED = {"beta": _kappa_p * lam, "eta": _u_p * lam / (2 * (_kappa_p * lam) ** 2)}
+_LEMMA6_STEPS = (
+    Step("noise-term", "Lemma 6, proof (unrolling (79))", "relation",
+         printed=Reading("the unrolled noise term is 2 beta d sigma^2 sum_{k<K} (1-eta lambda)^k", _noise_term, "==",
+                         2 * beta * d * sigma_C**2 * _geometric),
+         corrected=Reading("the unrolled noise term is beta eta sigma^2 d sum_{k<K} (1-eta lambda)^k", _noise_term,
+                           "==", beta * eta * sigma_C**2 * d * _geometric, tolerance=1e-10),
+         domain=_LEMMA6_DRAWN, derived=_LEMMA6_DERIVED, integers=("K", "d")),
+    Step("noise-bound", "Lemma 6, eq. (20)", "relation", loose=True,
+         printed=Reading("noise term <= 2 beta d sigma^2/lambda (the stated bound)", _noise_term, "<=",
+                         2 * beta * d * sigma_C**2 / lam),
+         corrected=Reading("noise term <= beta d sigma^2/lambda", _noise_term, "<=", beta * d * sigma_C**2 / lam),
+         domain=_LEMMA6_DRAWN, derived=_LEMMA6_DERIVED, integers=("K", "d")),
+    Step("smoothness-78", "Lemma 6, proof, eq. (78)", "relation", loose=True,
+         printed=Reading("eta^2 ||grad L(theta_k) - grad L(theta*)||^2 <= eta lambda ||theta_k - theta*||^2 (by "
+                         "beta-smoothness: the ratio is at most eta^2 beta^2)", eta**2 * beta**2, "<=", eta * lam),
+         corrected=Reading("... <= (eta lambda/2) ||theta_k - theta*||^2 at eta = lambda/(2 beta^2)", eta**2 * beta**2,
+                           "<=", eta * lam / 2),
+         domain={"lambda": (0.1, 10.0), "k": (1.0, 10.0)},
+         derived={"beta": _kappa_p * lam, "eta": lam / (2 * (_kappa_p * lam) ** 2)}),
+)
+
 LEMMA_6 = Theorem(
     id="chourasia2021/lemma6",
     title="Excess empirical risk of noisy GD",
@@ -337,9 +430,11 @@ LEMMA_6 = Theorem(
     claims=(Claim("limit", var="T", point=sp.oo, value=M * d * sigma**2 * eta / m),),
     errata=(Erratum("the unrolled noise term reads 2 beta d sigma^2 sum (1-eta lambda)^k",
                     "unrolling (79) gives beta eta sigma^2 d sum (1-eta lambda)^k <= beta d sigma^2/lambda: the stated "
-                    "2 beta d sigma^2/lambda is valid but loose by a factor 2"),
+                    "2 beta d sigma^2/lambda is valid but loose by a factor 2", step="noise-term"),
             Erratum("(78) bounds eta^2 ||grad L(theta_k) - grad L(theta*)||^2 by eta lambda ||.||^2",
-                    "eta lambda/2 at eta = lambda/(2 beta^2); the stated version is valid but looser"),),
+                    "eta lambda/2 at eta = lambda/(2 beta^2); the stated version is valid but looser",
+                    step="smoothness-78"),),
+    steps=_LEMMA6_STEPS,
     paper_form=r"\mathbb E[L_D(\theta_K)-L_D(\theta^*)]\le\frac{2\beta L^2}{\lambda^2}e^{-\lambda\eta K}"
                r"+\frac{2\beta d\sigma^2}{\lambda}",
     paper_bound=2 * beta * L**2 / lam**2 * sp.exp(-lam * eta * K) + 2 * beta * d * sigma_C**2 / lam,

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection
 
+from verify.errors import InputError
+
 ALGORITHMS = ("noisy_gd", "langevin", "exp_mech", "gaussian_mechanism", "dp_sgd", "any")
 BATCHES = ("full", "cyclic", "poisson", "uniform", "shuffle", "any")
 CONSTRAINTS = ("none", "bounded", "any")
@@ -55,7 +57,7 @@ def loss_classes(*names: str) -> frozenset[str]:
     out: set[str] = set()
     for name in names:
         if name not in LOSS_IMPLIES:
-            raise ValueError(f"unknown loss class {name!r} (known: {', '.join(LOSS_IMPLIES)})")
+            raise InputError(f"unknown loss class {name!r} (known: {', '.join(LOSS_IMPLIES)})", "loss")
         out |= LOSS_IMPLIES[name]
     return frozenset(out)
 
@@ -90,7 +92,7 @@ class Setting:
                               ("release", RELEASES)):
             value = getattr(self, name)
             if value not in allowed:
-                raise ValueError(f"Setting.{name} must be one of {allowed}, got {value!r}")
+                raise InputError(f"Setting.{name} must be one of {allowed}, got {value!r}", name)
 
     def covers(self, run: "Setting", classes: Collection[str] | None = None, steps: int | None = None) -> str | None:
         """``None`` when this (a theorem's) setting covers the concrete setting ``run``, else why not.

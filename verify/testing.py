@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from verify.check.suite import lookup_with as _lookup
-from verify.check.engine import check_theorem, profile
+from verify.check.engine import check_theorem, search_effort
 from verify.check.verdict import Verdict
 from verify.errors import InputError
 from verify.theorem import Theorem
@@ -26,8 +26,8 @@ def check(theorem: Theorem, max_examples: int = 40, seed: int = 0, profile_name:
         raise InputError(f"theorem must be a verify.Theorem record, got {type(theorem).__name__}", "theorem", where)
     max_examples = integer("max_examples", max_examples, where, high=100_000)
     seed = integer("seed", seed, where, low=0)
-    prof = replace(profile(profile_name), examples=max_examples)
-    return check_theorem(theorem, _lookup([theorem]), prof, seed)
+    effort = replace(search_effort(profile_name), examples=max_examples)
+    return check_theorem(theorem, _lookup([theorem]), effort, seed)
 
 
 def assert_sound(theorem: Theorem, max_examples: int = 40, seed: int = 0, require_verified: bool = False) -> Verdict:

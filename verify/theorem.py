@@ -22,8 +22,9 @@ import numpy as np
 import sympy as sp
 
 from verify.errors import InputError
-from verify.privacy.notions import Notion, notion as notion_record, notions
+from verify.privacy.notions import Notion, notion as notion_record
 from verify.privacy.operators import ARRAY_MODULES, NumericOperator, lambdify_modules
+from verify.proof import Exact, Reading, Step, event
 from verify.setting import Setting
 from verify.vocabulary import (SYMBOLS, VOCABULARY, Variable, add_variable, check_domain, contraction,  # noqa: F401
                                sym)
@@ -118,6 +119,9 @@ class Erratum:
     text: str
     evidence: str = ""
     variant: str | None = None  # id of the "as printed" variant that encodes it
+    step: str | None = None  # id of the proof step (:attr:`Theorem.steps`) whose check detects it
+    #: why the erratum has no mathematical content a check could decide (a misnamed symbol in prose)
+    notation: str = ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -153,18 +157,35 @@ class Theorem:
     #: the statement with C = 1; the engine reports the implied constant (the smallest C consistent with
     #: the exact values for an upper bound, the largest for a lower bound), never ``verified`` at C = 1.
     up_to_constant: bool = False
+    #: the proof's steps as checkable claims (:mod:`verify.proof`), checked by the ``proof`` obligation
+    steps: tuple[Step, ...] = ()
 
     def __post_init__(self) -> None:
         notion_record(self.notion)  # InputError naming the registered notions
         if self.kind not in KINDS:
-            raise ValueError(f"{self.id}: kind must be one of {KINDS}, got {self.kind!r}")
+            raise InputError(f"kind must be one of {KINDS}, got {self.kind!r}", "kind", self.id)
         object.__setattr__(self, "bound", sp.sympify(self.bound))
         unknown = {s.name for s in self.bound.free_symbols} - set(SYMBOLS)
         if unknown:
-            raise ValueError(f"{self.id}: bound uses symbols outside the vocabulary: {sorted(unknown)}")
+            raise InputError(f"bound uses symbols outside the vocabulary: {sorted(unknown)}", "bound", self.id)
         for v in self.variants:
             if v.printed_of != self.id:
-                raise ValueError(f"{self.id}: variant {v.id} must have printed_of={self.id!r}")
+                raise InputError(f"variant {v.id} must have printed_of={self.id!r}", "variants", self.id)
+        steps = [s.id for s in self.steps]
+        if len(set(steps)) != len(steps):
+            raise InputError(f"step ids must be distinct, got {steps}", "steps", self.id)
+        for e in self.errata:
+            if e.step is not None and e.step not in steps:
+                raise InputError(f"erratum {e.text[:40]!r} names step {e.step!r}, not one of {steps}", "errata",
+                                 self.id)
+
+    def step(self, step_id: str) -> Step:
+        """The proof step ``step_id``; InputError naming the theorem's steps otherwise."""
+        for s in self.steps:
+            if s.id == step_id:
+                return s
+        known = ", ".join(s.id for s in self.steps) or "none"
+        raise InputError(f"unknown step {step_id!r} (steps of {self.id}: {known})", "step", self.id)
 
     # -- derived facts -------------------------------------------------------------------------------
 
@@ -467,8 +488,8 @@ def theorems_in(namespace: Mapping[str, object]) -> list[Theorem]:
 
 
 __all__ = [
-    "Assumption", "Claim", "Erratum", "FreeParameter", "KINDS", "Notion",
-    "Setting", "Source", "SYMBOLS", "Theorem", "VOCABULARY", "Variable", "add_variable",
+    "Assumption", "Claim", "Erratum", "Exact", "FreeParameter", "KINDS", "Notion", "Reading",
+    "Setting", "Source", "Step", "SYMBOLS", "Theorem", "VOCABULARY", "Variable", "add_variable", "event",
     "check_domain", "contraction", "sym", "theorems_in",
 ]
 

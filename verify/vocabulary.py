@@ -1,8 +1,10 @@
 """The canonical symbol vocabulary (DESIGN.md §3) and the relations between its parameters.
 
 Every theorem, instance and run speaks these names.  The relations that tie them together
-(``q = b/n``, ``l = n/b``, ``T = l*E``, ``sigma = z*Cclip/b``, ``Delta <= 2L`` under replace adjacency)
-are written here once (:func:`derive`, :func:`sensitivity_of_lipschitz`) and nowhere else.
+(``q = b/n``, ``l = n/b``, ``T = l*E``, ``sigma = z*Cclip/b``, ``Delta <= 2L`` under replace adjacency,
+``m <= M``, the steps of a number of epochs) are written here once (:func:`derive`,
+:func:`sensitivity_of_lipschitz`, :func:`batch_count`, :func:`epoch_steps`, :func:`check_curvatures`) and
+nowhere else.
 """
 
 from __future__ import annotations
@@ -73,6 +75,11 @@ VOCABULARY: dict[str, Variable] = {
         Variable("tau", "free split point of a shifted-interpolation / PABI argument", domain="nonnegative"),
         Variable("nu", "free window length", domain="integer"),
         Variable("gamma", "free interpolation or noise-split parameter in (0, 1)", domain="unit"),
+        # quantities particular to some results
+        Variable("clsi", "log-Sobolev constant of the tracing diffusions (1/variance, so it scales like m)",
+                 scale=-2),
+        Variable("eps_rdp", "RDP epsilon at order alpha (a budget to calibrate for, or a conversion input)"),
+        Variable("p_decay", "exponent of decaying step sizes eta_t = eta * t^(-p_decay)", domain="nonnegative"),
     ]
 }
 
@@ -94,11 +101,14 @@ sym = _Symbols()
 
 
 def add_variable(variable: Variable) -> sp.Symbol:
-    """Extend the vocabulary (for a paper quantity with no canonical name yet); returns its symbol."""
+    """Extend the vocabulary (for a user's quantity with no canonical name yet); returns its symbol.  The same
+    declaration twice is one variable (a user file read again); a different one under a taken name is refused.
+    The papers' own quantities are declared in :data:`VOCABULARY`, so importing them changes nothing."""
     existing = VOCABULARY.get(variable.name)
     if existing is not None:
         if existing != variable:
-            raise ValueError(f"variable {variable.name!r} is already defined differently: {existing}")
+            raise InputError(f"variable {variable.name!r} is already defined differently: {existing}", "name",
+                             "add_variable")
         return existing.symbol
     VOCABULARY[variable.name] = variable
     SYMBOLS[variable.name] = variable.symbol
@@ -182,6 +192,29 @@ def noise_multiplier(sigma, b, Cclip):
     return b * sigma / Cclip
 
 
+def batch_count(n: int, b: int, batches: str | None) -> int:
+    """``l``, the batches one pass over the data holds: ``n // b`` for cyclic batches (the caller has checked
+    that ``b`` divides ``n``), 1 otherwise (full batches are one batch; sampled batches are drawn afresh at
+    every step, so a record has no fixed position)."""
+    return n // b if batches == "cyclic" else 1
+
+
+def epoch_steps(epochs: float, per_epoch: float) -> int:
+    """The steps of ``epochs`` passes at ``per_epoch`` steps each, rounded up — rounding up never
+    under-counts the privacy cost — with a relative slack of 1e-9 for a product that floating point puts just
+    above a whole number (3 epochs of 1/0.1 steps are 30 steps, not 31)."""
+    steps = epochs * per_epoch
+    return max(1, math.ceil(steps - 1e-9 * max(1.0, steps)))
+
+
+def check_curvatures(m: float, M: float, where: str = "", error: type[InputError] = InputError) -> None:
+    """Refuse a smoothness constant below the strong convexity (as ``error``, an :class:`InputError`): an
+    m-strongly convex loss has curvature at least ``m`` everywhere, so it is M-smooth only for ``M >= m``."""
+    if M < m:
+        raise error(f"need M >= m (an m-strongly convex loss is M-smooth only for M >= m), got M={M:g} < "
+                         f"m={m:g}", "M", where)
+
+
 def derive(params: Mapping[str, float], batches: str | None = None) -> dict[str, float]:
     """``params`` completed by the relations of DESIGN.md §3 wherever they determine a missing value.
 
@@ -193,10 +226,8 @@ def derive(params: Mapping[str, float], batches: str | None = None) -> dict[str,
     n, b = out.get("n"), out.get("b")
     if n is not None and b is not None:
         out.setdefault("q", b / n)
-        if batches == "cyclic":
-            out.setdefault("l", n // b)
-        elif batches == "full":
-            out.setdefault("l", 1)
+        if batches in ("cyclic", "full"):
+            out.setdefault("l", batch_count(n, b, batches))
     l = out.get("l")
     if l is not None:
         if "E" in out:
@@ -222,5 +253,6 @@ def contradictions(params: Mapping[str, float], batches: str | None = None, rtol
     return problems
 
 
-__all__ = ["SYMBOLS", "VOCABULARY", "Variable", "add_variable", "check_domain", "contraction", "contradictions",
-           "derive", "noise_multiplier", "sensitivity_of_lipschitz", "sym"]
+__all__ = ["SYMBOLS", "VOCABULARY", "Variable", "add_variable", "batch_count", "check_curvatures", "check_domain",
+           "contraction", "contradictions", "derive", "epoch_steps", "noise_multiplier", "sensitivity_of_lipschitz",
+           "sym"]

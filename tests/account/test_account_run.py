@@ -65,7 +65,7 @@ def test_toml_file_and_overrides(tmp_path):
     (dict(n=10, T=1), "noise is missing"),
     (dict(n=10, T=1, z=1.0), "needs the clipping norm"),
     (dict(n=10, b=5, batches="uniform", T=1, z=1.0, Cclip=1.0, sigma=3.0), "contradicts"),
-    (dict(n=10, T=1, sigma=1.0, m=2.0, M=1.0), "below strong convexity"),
+    (dict(n=10, T=1, sigma=1.0, m=2.0, M=1.0), "need M >= m"),
     (dict(n=10, T=1, sigma=1.0, Delta=3.0, L=1.0), "exceeds"),
     (dict(n=10, T=1, sigma=-1.0), "sigma must be > 0"),
     (dict(n=10.5, T=1, sigma=1.0), "n must be a positive integer"),

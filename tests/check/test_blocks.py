@@ -20,7 +20,7 @@ import sympy as sp
 
 import theorems
 from verify.check import soundness as soundness_module
-from verify.check.engine import profile
+from verify.check.engine import search_effort
 from verify.check.soundness import (
     Budget,
     Plan,
@@ -37,7 +37,7 @@ from verify.theorem import Source, Theorem, sym
 ROOT = Path(__file__).resolve().parents[2]
 # the whole registry, as verify run loads it: its paper modules add the variables the search draws
 theorems.all()
-QUICK = profile("quick").budget()
+QUICK = search_effort("quick").budget()
 LINEAR_FULL = Setting(batches="full", loss="linear", constraint="none")
 
 

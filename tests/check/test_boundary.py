@@ -17,13 +17,13 @@ import sympy as sp
 
 import theorems
 from verify.check.domain import TIGHT, assumption_slacks, corner_units
-from verify.check.engine import profile
+from verify.check.engine import search_effort
 from verify.check.mutation import mutants, rule_of
 from verify.check.soundness import Budget, Record, Search, soundness
 from verify.setting import Setting
 from verify.theorem import Assumption, Source, Theorem, sym
 
-QUICK = profile("quick").budget()
+QUICK = search_effort("quick").budget()
 THM4_DP = "chourasia2021/thm4/dp"
 
 

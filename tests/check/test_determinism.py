@@ -3,11 +3,11 @@
 import importlib
 
 import theorems
-from verify.check.engine import check_theorem, profile
+from verify.check.engine import check_theorem, search_effort
 
 
 def _fingerprint(theorem_id: str, seed: int = 0):
-    verdict = check_theorem(theorems.get(theorem_id), theorems.get, profile("quick"), seed)
+    verdict = check_theorem(theorems.get(theorem_id), theorems.get, search_effort("quick"), seed)
     tight = next(o for o in verdict.obligations if o.name == "tightness")
     sound = next(o for o in verdict.obligations if o.name == "soundness")
     # the corners are the same for every seed: the random draws show in the coverage counts

@@ -9,9 +9,10 @@ import math
 import pytest
 
 import theorems
-from verify.check.engine import check_theorem, profile
+from verify.check.engine import check_theorem, search_effort
 from verify.check.evidence import (EVIDENCE, ApproximationError, ApproximationGap, ApproximationRow, AuditCounterexample,
                                    AuditEvidence, BadValue, ClaimsChecked, ExactnessChecked, InternalError,
+                                   ProofChecked, ReadingOutcome, StepOutcome,
                                    PointsChecked, ScalingCounterexample, SoundnessChecked, Tightness, Witness,
                                    counterexample_from_json, evidence_from_json)
 from verify.check.verdict import Obligation, Verdict
@@ -46,6 +47,12 @@ EVIDENCE_RECORDS = [
     ("audit", AuditEvidence(instance="s", runs=1000, seed=0, confidence=0.95, constants={"n": 50.0}, ok=True,
                             bound=1.0, lower=0.5, at=None, theorem="t", notion="gdp")),
     ("internal-error", InternalError("<lambda>")),
+    ("proof", ProofChecked((
+        StepOutcome("normal-tail", "value", "App. A.4", "fails", ReadingOutcome(True, "holds", {}, 0.99922, 0.99922),
+                    ReadingOutcome(False, "fails: 0.99922 == 0.999993 is false", {"x": 1.0}, 0.99922, 0.999993),
+                    replay="verify eval t --step normal-tail"),
+        StepOutcome("loose", "relation", "Lemma 6", "loose", ReadingOutcome(True, "holds at 3 points"),
+                    ReadingOutcome(True, "holds at 3 points"), ratio=2.0)))),
 ]
 
 
@@ -91,7 +98,7 @@ def test_the_json_keeps_the_keys_of_the_baseline():
 
 
 def test_a_real_verdict_reads_back_from_its_json():
-    verdict = check_theorem(theorems.get("bok2024/thm4.2"), theorems.get, profile("quick"), seed=0)
+    verdict = check_theorem(theorems.get("bok2024/thm4.2"), theorems.get, search_effort("quick"), seed=0)
     data = json.loads(json.dumps(verdict.to_json(), sort_keys=True))
     back = Verdict.from_json(data)
     assert json.dumps(back.to_json(), sort_keys=True) == json.dumps(data, sort_keys=True)

@@ -15,14 +15,14 @@ import pytest
 
 from theorems import get
 from verify.check import references as refs
-from verify.check.engine import for_theorem, profile
+from verify.check.engine import for_theorem, search_effort
 from verify.check.soundness import soundness
 
 
 def test_eq53_as_printed_is_refuted_by_the_search_alone():
     literal = dataclasses.replace(get("altschuler2022/eq5.3"), examples=())
     assert not any("family" in e for e in literal.examples)
-    own = for_theorem(profile("quick"), literal)
+    own = for_theorem(search_effort("quick"), literal)
     sound, _ = soundness(literal, own.examples, seed=0, budget=own.budget())
     assert sound.status == "failed", sound.detail
     assert sound.data.margin > 0.1  # certified (certify.violation_margin), and not a near-tie

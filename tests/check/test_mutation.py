@@ -11,7 +11,7 @@ import sympy as sp
 
 import theorems
 from verify.check import mutation
-from verify.check.engine import profile
+from verify.check.engine import search_effort
 from verify.check.evidence import Tightness, Witness
 from verify.check.verdict import Obligation, Verdict
 from verify.commands import main
@@ -110,7 +110,7 @@ def test_mutate_kills_the_known_unsound_mutants_of_noisy_gd():
     worst = Witness(instance="linear_chain(n=1, T=1)", family="linear_chain",
                     parameters={"n": 1.0, "T": 1.0, "sigma": 1.0, "Delta": 1.0, "b": 1.0}, at=None, exact=1.0,
                     bound=1.0, ratio=1.0)
-    result = mutation.mutate(theorem, worst, 1.0, profile("quick"), seed=0)
+    result = mutation.mutate(theorem, worst, 1.0, search_effort("quick"), seed=0)
     by_rule = {o.rule: o for o in result.outcomes}
     for rule in ("x0.9", "T->T-1", "Delta->Delta/2"):
         assert by_rule[rule].known_unsound and by_rule[rule].violated, (rule, by_rule[rule].detail)
@@ -124,7 +124,7 @@ def test_bounded_searches_are_reported_not_counted():
     worst = Witness(instance="linear_chain(n=1, T=1)", family="linear_chain",
                     parameters={"n": 1.0, "T": 1.0, "sigma": 1.0, "Delta": 1.0, "b": 1.0}, at=None, exact=1.0,
                     bound=1.0, ratio=1.0)
-    result = mutation.mutate(theorem, worst, 1.0, profile("quick"), seed=0, searches=1)
+    result = mutation.mutate(theorem, worst, 1.0, search_effort("quick"), seed=0, searches=1)
     searched = [o for o in result.outcomes if o.violated is not None]
     assert len(searched) == 1 and len(result.unsearched) == 2
     score = mutation.MutationScore("quick", "test", (result,))

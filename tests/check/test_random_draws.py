@@ -20,7 +20,7 @@ import theorems
 from verify.check import references as refs
 from verify.check import soundness as soundness_module
 from verify.check.domain import CORNER_BASE, search_point
-from verify.check.engine import profile
+from verify.check.engine import search_effort
 from verify.check.soundness import (
     HOPELESS,
     Record,
@@ -31,7 +31,7 @@ from verify.check.soundness import (
 from verify.setting import Setting
 from verify.theorem import Assumption, Source, Theorem, sym
 
-QUICK = profile("quick").budget()
+QUICK = search_effort("quick").budget()
 LINEAR_FULL = Setting(batches="full", loss="linear", constraint="none")
 #: a full-batch theorem, a cyclic one, an (eps, delta) theorem on a strongly convex loss, a subsampled RDP one
 CASES = ("bok2024/thm4.2", "bok2024/ys22", "chourasia2021/thm4/dp", "altschuler2022/lemma2.12")

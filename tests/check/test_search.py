@@ -16,13 +16,13 @@ import sympy as sp
 import theorems
 from verify.check import soundness as soundness_module
 from verify.check.domain import corner_base, search_coordinates, search_point
-from verify.check.engine import profile
+from verify.check.engine import search_effort
 from verify.check.evidence import SoundnessChecked, Witness
 from verify.check.soundness import Budget, candidate_families, corner_points, soundness
 from verify.setting import Setting
 from verify.theorem import Claim, Source, Theorem, sym
 
-QUICK = profile("quick").budget()
+QUICK = search_effort("quick").budget()
 LINEAR_FULL = Setting(batches="full", loss="linear", constraint="none")
 
 

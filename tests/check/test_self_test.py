@@ -67,7 +67,7 @@ def test_check_command_json_and_exit_status():
 
 @pytest.mark.parametrize("name,message", [
     ("syntax_error.py", "syntax error"), ("no_theorem.py", "no module-level Theorem"),
-    ("unknown_symbol.py", "outside the vocabulary"), ("wrong_notion.py", "notion must be one of"),
+    ("unknown_symbol.py", "outside the vocabulary"), ("wrong_notion.py", "unknown notion 'zcdp'"),
 ])
 def test_check_command_bad_files_exit_2_with_one_line(name, message):
     result = _cli("check", str(HERE / "bad_files" / name))

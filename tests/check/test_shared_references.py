@@ -13,9 +13,9 @@ import pytest
 import theorems
 from verify.check import references as refs
 from verify.check import soundness as soundness_module
-from verify.check.engine import check_theorem, profile
+from verify.check.engine import check_theorem, search_effort
 from verify.check.soundness import soundness
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.instances import FAMILIES
 from verify.instances.instance import PROFILES, BoundedCache, profile_nbytes
 from verify.instances.profile import DiscreteProfile
@@ -131,8 +131,9 @@ def test_a_bad_budget_is_refused_naming_it():
 
 
 def _verdicts_json(ids):
-    return [json.dumps(check_theorem(theorems.get(i), theorems.get, profile("quick"), 0).to_json(), sort_keys=True,
-                       default=str) for i in ids]
+    quick = search_effort("quick")
+    return [json.dumps(check_theorem(theorems.get(i), theorems.get, quick, 0).to_json(), sort_keys=True, default=str)
+            for i in ids]
 
 
 def test_verdicts_are_byte_identical_with_and_without_sharing(fresh_caches):
@@ -155,6 +156,34 @@ def _refusing_theorem() -> Theorem:
                    claims=(Claim("exact_on", value="gaussian_mechanism"),))
 
 
+def _every_third(monkeypatch, error):
+    """Make every third comparison of the search meet an instance whose reference raises ``error``."""
+    compare = soundness_module.compare
+    refused = []
+
+    def every_third_refuses(theorem, instance, params, record=None):
+        refused.append(1)
+        if len(refused) % 3 == 0:
+            def guard():
+                raise error
+            instance = type(instance)(**{**{f: getattr(instance, f) for f in
+                                            ("name", "family", "setting", "loss_classes", "constants", "run")},
+                                         "compute": guard})
+        return compare(theorem, instance, params, record)
+
+    monkeypatch.setattr(soundness_module.search, "compare", every_third_refuses)
+    return refused
+
+
+def test_a_reference_bug_is_an_internal_error_not_a_skipped_point(monkeypatch, fresh_caches):
+    """An InputError that is not a refusal, raised while a reference computes, is the reference's bug."""
+    theorem = _refusing_theorem()
+    names = soundness_module.candidate_families(theorem)
+    _every_third(monkeypatch, InputError("a builder's own mistake", "cells"))
+    with pytest.raises(InputError, match="a builder's own mistake"):
+        soundness(theorem, examples=12, seed=0, families=names)
+
+
 def test_an_instance_whose_reference_refuses_is_skipped_and_counted(monkeypatch, fresh_caches):
     theorem = _refusing_theorem()
     names = soundness_module.candidate_families(theorem)
@@ -167,9 +196,9 @@ def test_an_instance_whose_reference_refuses_is_skipped_and_counted(monkeypatch,
 
     def every_third_refuses(theorem, instance, params, record=None):
         refused.append(1)
-        if len(refused) % 3 == 0:  # what a memory guard does: InputError before building
+        if len(refused) % 3 == 0:  # what a memory guard does: PointRefused before building
             def guard():
-                raise InputError("the privacy-loss grid would need 40 GB", "value_discretization_interval")
+                raise PointRefused("the privacy-loss grid would need 40 GB", "value_discretization_interval")
             instance = type(instance)(**{**{f: getattr(instance, f) for f in
                                             ("name", "family", "setting", "loss_classes", "constants", "run")},
                                          "compute": guard})

@@ -166,9 +166,9 @@ def test_verdicts_do_not_depend_on_the_number_of_workers():
     assert forked == alone and split == alone and blocks == alone
     # and one process checking each theorem whole (check_theorem, no units): the same verdicts
     import theorems
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
-    assert [check_theorem(theorems.get(i), theorems.get, profile("quick"), 0).to_json() for i in ids] == alone
+    assert [check_theorem(theorems.get(i), theorems.get, search_effort("quick"), 0).to_json() for i in ids] == alone
 
 
 def test_a_users_file_gives_the_same_verdicts_on_workers_and_travels_as_text(tmp_path):
@@ -177,22 +177,23 @@ def test_a_users_file_gives_the_same_verdicts_on_workers_and_travels_as_text(tmp
     from dataclasses import replace
 
     from verify.check import parallel
-    from verify.check.engine import profile
+    from verify.check.engine import search_effort
     from verify.check.suite import load_user_theorems
 
     source = ROOT / "tests" / "check" / "user_theorems" / "correct_strongly_convex.py"
     path = tmp_path / "mine.py"
     path.write_text(source.read_text())
     records = load_user_theorems(str(path))
-    prof = replace(profile("quick"), examples=5)
-    alone = [v.to_json() for v in parallel.check_file(str(path), records, prof, seed=0, workers=1)]
-    spread = [v.to_json() for v in parallel.check_file(str(path), records, prof, seed=0, workers=2)]
+    effort = replace(search_effort("quick"), examples=5)
+    alone = [v.to_json() for v in parallel.check_file(str(path), records, effort, seed=0, workers=1)]
+    spread = [v.to_json() for v in parallel.check_file(str(path), records, effort, seed=0, workers=2)]
     assert spread == alone and [v["id"] for v in alone] == [t.id for t in records]
     elsewhere = str(tmp_path / "absent" / "mine.py")  # not on this machine: the text is written and loaded
     loaded = parallel._user_records(elsewhere, path.read_text() + "\n# another copy\n")
     assert [t.id for t in loaded] == [t.id for t in records]
-    assert parallel._units_job((elsewhere, path.read_text() + "\n# another copy\n"), records[0].id, prof, 0,
-                               ("front",)) == parallel._units_job((str(path), path.read_text()), records[0].id, prof,
+    assert parallel._units_job((elsewhere, path.read_text() + "\n# another copy\n"), records[0].id, effort, 0,
+                               ("front",)) == parallel._units_job((str(path), path.read_text()), records[0].id, effort,
                                                                   0, ("front",))
     # every search cut into blocks, each a job of its own: the same verdicts
-    assert [v.to_json() for v in parallel.check_file(str(path), records, prof, seed=0, workers=2, split=True)] == alone
+    split = parallel.check_file(str(path), records, effort, seed=0, workers=2, split=True)
+    assert [v.to_json() for v in split] == alone

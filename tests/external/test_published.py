@@ -105,11 +105,12 @@ def test_variants_are_wrong_by_closed_forms():
 def test_axis_mutants_are_caught(theorem_id, rules):
     """The mutation self-test's structural mutants (the record's batch off by one, whole epochs assumed) are shown
     unsound on an exact instance and violated by the search from scratch."""
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
     from verify.check.mutation import mutate, worst_witness
 
     theorem = RECORDS[theorem_id]
-    verdict = check_theorem(theorem, lambda i: RECORDS[i], profile("quick"), seed=0)
-    outcomes = {o.rule: o for o in mutate(theorem, worst_witness(verdict), verdict.max_ratio, profile("quick")).outcomes}
+    verdict = check_theorem(theorem, lambda i: RECORDS[i], search_effort("quick"), seed=0)
+    mutated = mutate(theorem, worst_witness(verdict), verdict.max_ratio, search_effort("quick"))
+    outcomes = {o.rule: o for o in mutated.outcomes}
     for rule in rules:
         assert outcomes[rule].known_unsound and outcomes[rule].violated, (rule, outcomes[rule].detail)

@@ -75,7 +75,7 @@ def test_c16_and_at22_runs_describe_the_constructions():
     ("quadratic_chain", dict(BASE, Delta=1.0, H=[[1.0, 2.0], [0.0, 1.0]]), "symmetric"),
     ("quadratic_chain", dict(BASE, Delta=1.0, eigenvalues=[0.0, 1.0]), "positive definite"),
     ("quadratic_chain", dict(BASE, m=-1.0, M=1.0, Delta=1.0), "m must be"),
-    ("quadratic_chain", dict(BASE, m=2.0, M=1.0, Delta=1.0), "m <= M"),
+    ("quadratic_chain", dict(BASE, m=2.0, M=1.0, Delta=1.0), "need M >= m"),
     ("quadratic_chain", dict(BASE, m=1.0, M=2.0, Delta=1.0, d=1), "d=1"),
     ("quadratic_chain", dict(n=10, eta=0.0, sigma=1.0, T=5, m=1.0, M=1.0, Delta=1.0), "eta"),
     ("quadratic_chain", dict(n=10, eta=-0.1, sigma=1.0, T=5, m=1.0, M=1.0, Delta=1.0), "eta"),
@@ -141,31 +141,14 @@ _junk = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True), st.
                   st.just([1.0, 2.0]))
 
 
-#: one valid call per family of this module (families of other modules have their own tests)
-VALID = {
-    "quadratic_chain": dict(BASE, m=0.5, M=2.0, Delta=1.0),
-    "linear_chain": dict(BASE, Delta=1.0),
-    "bok_thm42": dict(BASE, m=0.5, M=2.0, Delta=1.0),
-    "bok_c17": dict(n=10, b=5, eta=0.1, sigma=1.0, E=3, m=0.5, M=2.0, Delta=1.0),
-    "chourasia_thm3": dict(BASE, Delta=1.0),
-    "interval_walk": dict(BASE, Delta=1.0, D=2.0, cells=32),
-    "bok_c16": dict(BASE, Delta=1.0, D=2.0, cells=32),
-    "at22_thm41": dict(BASE, Delta=1.0, D=2.0, cells=32),
-    "subsampled_linear": dict(BASE, Delta=1.0, b=2, cells=64),
-    "dpsgd_worst_step": dict(BASE, Delta=1.0, b=2),
-    "gaussian_mechanism": dict(n=10, sigma=1.0, Delta=1.0),
-    "bok_cor52": dict(m=0.5, Delta=1.0),
-    "langevin_quadratic": dict(eta=0.1, T=5, m=0.5, M=2.0, Delta=1.0),
-}
-
-
 @settings(deadline=None, max_examples=60)
-@given(name=st.sampled_from(sorted(VALID)), key=st.sampled_from(["n", "eta", "sigma", "T", "Delta", "b", "m", "M", "D", "d", "position", "batches", "E", "init"]),
+@given(name=st.sampled_from(sorted(FAMILIES)),
+       key=st.sampled_from(["n", "eta", "sigma", "T", "Delta", "b", "m", "M", "D", "d", "position", "batches", "E",
+                            "init"]),
        value=_junk)
 def test_bad_parameters_never_raise_anything_but_value_error(name, key, value):
     """Corrupting one parameter of a valid call gives an instance or a ValueError, never another error."""
-    valid = VALID[name]
-    kwargs = dict(valid, **{key: value})
+    kwargs = dict(FAMILIES[name].example, **{key: value})
     try:
         FAMILIES[name].build(**kwargs)
     except ValueError:

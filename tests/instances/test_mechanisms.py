@@ -130,9 +130,9 @@ def test_full_batch_validation_names_parameter():
                                         "altschuler2022/lemma2.12"])
 def test_altschuler_section2_records_are_decided_on_the_pair(theorem_id):
     import theorems
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
-    result = check_theorem(theorems.get(theorem_id), theorems.get, profile("quick"), seed=0)
+    result = check_theorem(theorems.get(theorem_id), theorems.get, search_effort("quick"), seed=0)
     assert result.verdict == "verified", result.reason
     assert "sampled_gaussian" in result.reason
 

@@ -249,10 +249,10 @@ def test_a_failing_piece_becomes_a_gap_not_a_crash(monkeypatch):
         return original(*args, curves=curves, **kwargs)
 
     monkeypatch.setattr(build, "theorem_section", broken)
-    verdict, section, svgs, captions, formulas = generate.theorem_job(CHEAP, "quick", 0)
-    assert section["id"] == CHEAP and svgs == {}
-    assert any("figure backend exploded" in g for g in section["gaps"])
-    assert verdict.id == CHEAP
+    result = generate.theorem_job(CHEAP, "quick", 0)
+    assert result.section["id"] == CHEAP and result.svgs == {}
+    assert any("figure backend exploded" in g for g in result.section["gaps"])
+    assert result.verdict.id == CHEAP
 
 
 def test_report_states_the_mutation_score_of_its_verified_theorems(tmp_path):

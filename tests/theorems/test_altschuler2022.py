@@ -448,12 +448,12 @@ def test_search_finds_the_S_alpha_counterexample_without_the_kept_example():
     interval-walk instance (n = 2, b = 1, T = 1, L = 2: exact D_2 = 2.626 vs 0.658)."""
     import dataclasses
 
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
     from verify.check.evidence import Witness
 
     for rid in ("altschuler2022/eq1.1/sgm", "altschuler2022/b.2"):
         literal = dataclasses.replace(get(rid), examples=())
-        verdict = check_theorem(literal, get, profile("quick"), seed=0)
+        verdict = check_theorem(literal, get, search_effort("quick"), seed=0)
         assert verdict.verdict == "violated", (rid, verdict.reason)
         failed = [o.name for o in verdict.obligations if o.status == "failed"]
         assert "soundness" in failed, (rid, verdict.reason)

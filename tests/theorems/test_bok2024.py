@@ -411,9 +411,9 @@ def test_registry_shape():
 @pytest.mark.parametrize("theorem_id", ["bok2024/cor5.4/reading-a", "bok2024/cor5.4/reading-b"])
 def test_cor54_is_decided_on_the_tilted_exponential_mechanism(theorem_id):
     """Both readings hold on linear potentials on [0, D] and are nearly attained at a large Delta D."""
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
-    result = check_theorem(theorems.get(theorem_id), theorems.get, profile("quick"), seed=0)
+    result = check_theorem(theorems.get(theorem_id), theorems.get, search_effort("quick"), seed=0)
     assert result.verdict == "verified", result.reason
     assert 0.9 < result.max_ratio <= 1.0
 
@@ -438,9 +438,9 @@ def test_thmC16_records_are_lower_bounds_up_to_the_lost_constant():
 @pytest.mark.parametrize("theorem_id", ["bok2024/thmC.16a", "bok2024/thmC.16b"])
 def test_thmC16_gets_its_implied_constant_from_the_construction(theorem_id):
     """no longer inconclusive; approximate, with the largest c_0 the exact mu allows."""
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
-    result = check_theorem(get(theorem_id), get, profile("quick"), seed=0)
+    result = check_theorem(get(theorem_id), get, search_effort("quick"), seed=0)
     assert result.verdict == "approximate", result.reason
     assert 0 < result.implied_constant < 1.5
     assert "largest constant" in result.reason and "bok_c16" in result.reason

@@ -203,9 +203,9 @@ def test_mnist6_moments_accountant_discrepancy_is_in_the_fractional_orders():
 def test_records_are_decided_by_their_exact_references(theorem_id, verdict):
     """footnote 4 on the T-dimensional Gaussian pair of full-batch DP-SGD; the epochs CLT against Thm 3's
     exact composition at the tables' T = ceil(E n/B), where it under-states eps (catalogue §7)."""
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
-    result = check_theorem(get(theorem_id), get, profile("quick"), seed=0)
+    result = check_theorem(get(theorem_id), get, search_effort("quick"), seed=0)
     assert result.verdict == verdict, result.reason
     if verdict == "approximate":
         rows = next(o.data for o in result.obligations if o.name == "approximation")

@@ -257,7 +257,7 @@ def test_scaling_invariance(record):
 def test_cor1_is_decided_on_chains_started_from_lemma5_law():
     """Cor. 1's setting starts from N(0, (2 sigma_C^2/lambda) I): the engine now builds the quadratic chains
     with that start (init is passed from the theorem's setting) and compares exact Rényi divergences."""
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
     from verify.check.references import build
     from verify.instances import FAMILIES
 
@@ -265,7 +265,7 @@ def test_cor1_is_decided_on_chains_started_from_lemma5_law():
     point = {"n": 5.0, "eta": 0.1, "sigma": 0.5, "T": 20.0, "m": 1.0, "M": 2.0, "Delta": 1.0}
     instance = build(FAMILIES["quadratic_chain"], point, cor1)
     assert instance.setting.init == "gaussian" and instance.run.init_var == pytest.approx(0.1 * 0.25 / 1.0)
-    result = check_theorem(cor1, get, profile("quick"), seed=0)
+    result = check_theorem(cor1, get, search_effort("quick"), seed=0)
     assert result.verdict == "verified", result.reason
     assert 0 < result.max_ratio <= 1
 
@@ -273,16 +273,16 @@ def test_cor1_is_decided_on_chains_started_from_lemma5_law():
 def test_thm2_and_eq66_are_decided_on_lsi_quadratic_chains():
     """Thm 2's hypothesis (c-LSI along both tracing diffusions) holds exactly on quadratic chains with the
     c their Gaussian laws have; the bound is nearly attained, and (66) (minimised over gamma) is attained."""
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
-    # the supremum sits at per-step mu ~ 3e-4 and T ~ 2000: the full profile's guided search reaches it
-    thm2 = check_theorem(get("chourasia2021/thm2"), get, profile("full"), seed=0)
-    eq66 = check_theorem(get("chourasia2021/eq66"), get, profile("quick"), seed=0)
+    # the supremum sits at per-step mu ~ 3e-4 and T ~ 2000: the full effort's guided search reaches it
+    thm2 = check_theorem(get("chourasia2021/thm2"), get, search_effort("full"), seed=0)
+    eq66 = check_theorem(get("chourasia2021/eq66"), get, search_effort("quick"), seed=0)
     assert thm2.verdict == "verified" and "lsi_quadratic_chain" in thm2.reason, thm2.reason
     assert eq66.verdict == "verified" and "lsi_quadratic_chain" in eq66.reason, eq66.reason
     assert 0.95 < thm2.max_ratio <= 1.0
     assert eq66.max_ratio == pytest.approx(1.0, rel=1e-6)
-    printed = check_theorem(get("chourasia2021/thm2/as-printed"), get, profile("quick"), seed=0)
+    printed = check_theorem(get("chourasia2021/thm2/as-printed"), get, search_effort("quick"), seed=0)
     assert printed.verdict == "violated" and printed.as_expected
     assert {o.name for o in printed.obligations if o.status == "failed"} == {"scaling", "soundness"}
 
@@ -330,11 +330,11 @@ def test_lemma6_and_thm4_worst_ratios():
 
 
 def test_utility_records_are_decided_on_exact_excess_risks():
-    from verify.check.engine import check_theorem, profile
+    from verify.check.engine import check_theorem, search_effort
 
     for theorem_id, family in (("chourasia2021/lemma6", "box_quadratic"),
                                ("chourasia2021/thm4/rdp", "chourasia_thm4_rdp"),
                                ("chourasia2021/thm4/dp", "chourasia_thm4_dp")):
-        result = check_theorem(get(theorem_id), get, profile("quick"), seed=0)
+        result = check_theorem(get(theorem_id), get, search_effort("quick"), seed=0)
         assert result.verdict == "verified" and family in result.reason, result.reason
         assert 0.1 < result.max_ratio <= 1 / 3 * (1 + 1e-9)

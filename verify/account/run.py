@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Mapping
 
 from verify.errors import InputError
-from verify.vocabulary import derive, noise_multiplier, sensitivity_of_lipschitz
+from verify.vocabulary import check_curvatures, derive, epoch_steps, noise_multiplier, sensitivity_of_lipschitz
 
 
 class RunError(InputError):
@@ -178,8 +178,8 @@ class Run:
             Delta = sensitivity_of_lipschitz(Cclip, adjacency)  # clipped per-example gradients: norm <= Cclip
 
         m, M = num.get("m"), num.get("M")
-        if m is not None and M is not None and M < m:
-            raise RunError(f"{where}: smoothness M={M:g} is below strong convexity m={m:g}", "M")
+        if m is not None and M is not None:
+            check_curvatures(m, M, where, RunError)
         loss = choice.get("loss") or ("strongly_convex" if m is not None and m > 0
                                       else "convex" if m is not None else "any")
         if loss == "strongly_convex" and m is not None and m <= 0:
@@ -304,7 +304,7 @@ def _length(num: Mapping[str, float], per_epoch: float, where: str, *, whole: bo
         implied = max(1, round(steps))
         agrees = T is None or int(T) == implied
     else:
-        implied = max(1, math.ceil(steps - 1e-9 * max(1.0, steps)))
+        implied = epoch_steps(epochs, per_epoch)
         agrees = T is None or abs(T - steps) < 1
     if not agrees:
         raise RunError(f"{where}: T={int(T)} and epochs={epochs:g} disagree "

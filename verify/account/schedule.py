@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Mapping
 
 from verify import validate
+from verify.vocabulary import epoch_steps
 from verify.errors import InputError
 
 #: phase keys and their aliases (the vocabulary's names first)
@@ -99,9 +100,7 @@ def _phase(raw: object, index: int, n: int | None, where: str) -> dict:
         rate = 1.0 if batches == "full" else (validate.probability("sample_rate", q, at) if q is not None else None)
         if rate is None:
             raise InputError(f"{at}: epochs need the sampling rate (q, sample_rate, or b with n)", "sample_rate")
-        per_epoch = 1.0 / rate
-        steps = epochs * per_epoch
-        step["steps"] = max(1, math.ceil(steps - 1e-9 * max(1.0, steps)))  # rounding up never under-counts
+        step["steps"] = epoch_steps(epochs, 1.0 / rate)
     elif "steps" in values:
         step["steps"] = values["steps"]
     else:

@@ -22,7 +22,7 @@ from typing import Iterable, Mapping
 
 import theorems
 import verify
-from verify.check.engine import check_theorem, profile
+from verify.check.engine import check_theorem, search_effort
 from verify.check.verdict import VERDICTS
 from verify.errors import InputError
 from verify.theorem import Theorem
@@ -82,7 +82,7 @@ def verdict_source(candidates: Iterable[Theorem], verdicts: Mapping[str, str] | 
         return read_baseline(path)
     if verdicts is not None:
         raise InputError(f"{path}: no such verdict file", "verdicts")
-    prof = profile("quick")
-    found = {t.id: check_theorem(t, theorems.get, prof, seed).verdict for t in candidates}
+    effort = search_effort("quick")
+    found = {t.id: check_theorem(t, theorems.get, effort, seed).verdict for t in candidates}
     return VerdictSource(found, f"{path} missing: verdicts from a quick check (seed {seed}) of the "
                                 f"{len(found)} applicable theorems")

@@ -1,7 +1,7 @@
 """Obligations, verdicts, hypothesis strategies and counterexample shrinking (DESIGN.md §5)."""
 
-from verify.check.engine import PROFILES, Profile, check_all, check_theorem, compare_baseline, profile, summary
+from verify.check.engine import EFFORTS, Effort, check_all, check_theorem, compare_baseline, search_effort, summary
 from verify.check.verdict import Obligation, Verdict
 
-__all__ = ["PROFILES", "Profile", "Obligation", "Verdict", "check_all", "check_theorem", "compare_baseline",
-           "profile", "summary"]
+__all__ = ["EFFORTS", "Effort", "Obligation", "Verdict", "check_all", "check_theorem", "compare_baseline",
+           "search_effort", "summary"]

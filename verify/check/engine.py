@@ -16,15 +16,17 @@ from verify.check.evidence import ApproximationError, ApproximationGap, Approxim
 from verify.check.exactness import exactness
 from verify.check.notions import eps_at_delta
 from verify.check.soundness import Budget, Plan, Record, exact_family, finish, plan, run_block
+from verify.check.steps import proof_obligation
 from verify.check.verdict import Obligation, Verdict, decide
 from verify.errors import InputError
 from verify.theorem import Theorem
 
 
 @dataclass(frozen=True)
-class Profile:
-    """How hard to look: examples per theorem, claim points, approximation points, and the Monte Carlo
-    runs per dataset of the audit obligation (the one place those run counts are set)."""
+class Effort:
+    """How hard to look (the command line's ``--profile``): examples per theorem, claim points, approximation
+    points, the Monte Carlo runs per dataset of the audit obligation, the points of the symbolic checks, and
+    the share a costly bound gets (the one place those counts are set)."""
 
     name: str
     examples: int
@@ -39,6 +41,13 @@ class Profile:
     costly_boundary: int = 2  # ... and on costly ones (numeric operators, grids, quadratures)
     boundary_starts: int = 3  # its starting points (the best found so far)
     random_blocks: int = 1  # hypothesis runs the random draws are split into (work units of a cluster)
+    form_points: int = 24  # points of the well-formedness check (closed-form bounds)
+    costly_form_points: int = 3  # ... of a bound with numeric operators
+    family_points: int = 6  # points of the exact-family check (closed-form bounds)
+    costly_family_points: int = 2  # ... of a bound with numeric operators
+    costly_examples: tuple[int, int] = (6, 3)  # a costly bound's random draws: examples // 6, at least 3
+    costly_claim_points: tuple[int, int] = (10, 4)  # ... and claim points: claim_points // 10, at least 4
+    step_points: int = 24  # seeded points a proof step is decided at (besides its domain's corners)
 
     def budget(self, examples: int | None = None) -> Budget:
         """The soundness search's budget (``examples``: its random draws, default the profile's)."""
@@ -48,20 +57,22 @@ class Profile:
                       boundary_starts=self.boundary_starts, random_blocks=self.random_blocks)
 
 
-PROFILES = {
-    "quick": Profile("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000,
+EFFORTS = {
+    "quick": Effort("quick", examples=20, claim_points=40, approximation_points=2, audit_runs=20_000,
                      guided=16, starts=2, costly_corners=4, corners=64, random_blocks=2),
-    "full": Profile("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000,
+    "full": Effort("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000,
                     guided=400, starts=4, costly_corners=40, boundary=200, costly_boundary=16, boundary_starts=8,
-                    random_blocks=8),
+                    random_blocks=8, step_points=200),
 }
 
 
-def profile(name: str) -> Profile:
+def search_effort(name: str) -> Effort:
+    """The named search effort (the command line's ``--profile``: quick or full)."""
     try:
-        return PROFILES[name]
+        return EFFORTS[name]
     except KeyError:
-        raise InputError(f"profile must be one of {', '.join(PROFILES)}, got {name!r}", "profile") from None
+        raise InputError(f"profile (the search effort) must be one of {', '.join(EFFORTS)}, got {name!r}",
+                         "profile") from None
 
 
 def approximation_error(theorem: Theorem, lookup: Callable[[str], Theorem], seed: int,
@@ -107,20 +118,24 @@ def _approximation_row(theorem: Theorem, exact: Theorem, params: dict,
                             understates=bool(approx < truth * (1 - 1e-9)), from_paper=from_paper)
 
 
-def audit(theorem: Theorem, prof: Profile, seed: int) -> Obligation | None:
+def audit(theorem: Theorem, effort: Effort, seed: int) -> Obligation | None:
     """Monte Carlo audit (:mod:`verify.check.audit`): the audited lower bound never exceeds the bound."""
-    if theorem.operators and prof.name == "quick":
+    if theorem.operators and effort.name == "quick":
         return Obligation("audit", "inconclusive", "skipped in the quick profile: the bound is a costly numeric "
                           "operator (run --profile full)")
-    return audit_obligation(theorem, runs=prof.audit_runs, seed=seed)
+    return audit_obligation(theorem, runs=effort.audit_runs, seed=seed)
 
 
-def for_theorem(prof: Profile, theorem: Theorem) -> Profile:
-    """``prof`` as spent on ``theorem``: numeric operators (PLD compositions, numerical integrals) are
-    costly, so a sixth of the random draws (at least 3) and a tenth of the claim points (at least 4)."""
+def for_theorem(effort: Effort, theorem: Theorem) -> Effort:
+    """``effort`` as spent on ``theorem``: numeric operators (PLD compositions, numerical integrals) are
+    costly, so a share of the random draws and of the claim points (:attr:`Effort.costly_examples`,
+    :attr:`Effort.costly_claim_points`), and the costly point counts of the symbolic checks."""
     if not theorem.operators:
-        return prof
-    return replace(prof, examples=max(3, prof.examples // 6), claim_points=max(4, prof.claim_points // 10))
+        return effort
+    (draws, least_draws), (claims, least_claims) = effort.costly_examples, effort.costly_claim_points
+    return replace(effort, examples=max(least_draws, effort.examples // draws),
+                   claim_points=max(least_claims, effort.claim_points // claims), form_points=effort.costly_form_points,
+                   family_points=effort.costly_family_points)
 
 
 #: the work units of a theorem, in the order their obligations are merged (the verdict depends on that
@@ -139,10 +154,10 @@ def theorem_units(theorem: Theorem) -> tuple[str, ...]:
     return ("front", "soundness", "audit")
 
 
-def soundness_plan(theorem: Theorem, prof: Profile, seed: int) -> Plan | list[Obligation]:
-    """The blocks of ``theorem``'s soundness search under ``prof`` (as :func:`for_theorem` spends it), or its
+def soundness_plan(theorem: Theorem, effort: Effort, seed: int) -> Plan | list[Obligation]:
+    """The blocks of ``theorem``'s soundness search under ``effort`` (as :func:`for_theorem` spends it), or its
     obligations when there is nothing to search (or the plan failed: an internal error)."""
-    spent = for_theorem(prof, theorem)
+    spent = for_theorem(effort, theorem)
     planned = _guard(lambda: plan(theorem, spent.examples, seed, budget=spent.budget()), "soundness plan")
     if isinstance(planned, Plan):
         return planned
@@ -169,10 +184,10 @@ def soundness_finish(theorem: Theorem, planned: Plan, outcomes: list[Record | Ob
     return list(result) if isinstance(result, tuple) else [result]
 
 
-def _soundness_unit(theorem: Theorem, prof: Profile, seed: int, database=None) -> list[Obligation]:
+def _soundness_unit(theorem: Theorem, effort: Effort, seed: int, database=None) -> list[Obligation]:
     """The soundness search in this process: the plan, its blocks in order (none after a violation), the
     finish: what a cluster running the blocks anywhere gives."""
-    return soundness_here(theorem, soundness_plan(theorem, prof, seed), database)
+    return soundness_here(theorem, soundness_plan(theorem, effort, seed), database)
 
 
 def soundness_here(theorem: Theorem, planned: Plan | list[Obligation], database=None) -> list[Obligation]:
@@ -187,27 +202,27 @@ def soundness_here(theorem: Theorem, planned: Plan | list[Obligation], database=
     return soundness_finish(theorem, planned, outcomes)
 
 
-def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int, unit: str,
+def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], effort: Effort, seed: int, unit: str,
                database=None) -> list[Obligation]:
     """The obligations of one work unit (:data:`UNITS`) of ``theorem``; an internal error of an obligation
     is an inconclusive outcome (:func:`_guard`), never a crash or a pass."""
     if unit == "soundness":
-        return _soundness_unit(theorem, prof, seed, database)
-    prof = for_theorem(prof, theorem)
-    points = 24 if not theorem.operators else 3
+        return _soundness_unit(theorem, effort, seed, database)
+    effort = for_theorem(effort, theorem)
     if unit == "front":
         steps = (
-            ("well-formed", lambda: symbolic.well_formed(theorem, seed, points)),
+            ("well-formed", lambda: symbolic.well_formed(theorem, seed, effort.form_points)),
             ("scaling", lambda: symbolic.scaling(theorem, seed)),
             ("translation", lambda: symbolic.translation(theorem)),
-            ("claims", lambda: symbolic.claims(theorem, lookup, seed, prof.claim_points)),
+            ("claims", lambda: symbolic.claims(theorem, lookup, seed, effort.claim_points)),
             ("exactness", lambda: exactness(theorem)),
-            ("exact family", lambda: exact_family(theorem, seed, points=6 if not theorem.operators else 2)),
+            ("exact family", lambda: exact_family(theorem, seed, points=effort.family_points)),
+            ("proof", lambda: proof_obligation(theorem, seed, effort.step_points)),
         )
     elif unit == "approximation":
-        steps = (("approximation", lambda: approximation_error(theorem, lookup, seed, prof.approximation_points)),)
+        steps = (("approximation", lambda: approximation_error(theorem, lookup, seed, effort.approximation_points)),)
     elif unit == "audit":
-        steps = (("audit", lambda: audit(theorem, prof, seed)),)
+        steps = (("audit", lambda: audit(theorem, effort, seed)),)
     else:
         raise InputError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}", "unit")
     obligations: list[Obligation] = []
@@ -218,11 +233,11 @@ def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile
     return obligations
 
 
-def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
+def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], effort: Effort, seed: int = 0,
                   database=None) -> Verdict:
     """Every obligation of DESIGN.md §5 on one theorem, and the verdict (its units one after the other)."""
     return decide(theorem, [o for unit in theorem_units(theorem)
-                            for o in check_unit(theorem, lookup, prof, seed, unit, database)])
+                            for o in check_unit(theorem, lookup, effort, seed, unit, database)])
 
 
 @functools.lru_cache(maxsize=1)
@@ -248,11 +263,11 @@ def _guard(step, name: str):
                           data=InternalError(name))
 
 
-def check_all(records: Iterable[Theorem], lookup: Callable[[str], Theorem], prof: Profile, seed: int = 0,
+def check_all(records: Iterable[Theorem], lookup: Callable[[str], Theorem], effort: Effort, seed: int = 0,
               progress: Callable[[Theorem], None] | None = None, database=None) -> list[Verdict]:
     verdicts = []
     for theorem in records:
-        verdicts.append(check_theorem(theorem, lookup, prof, seed, database))
+        verdicts.append(check_theorem(theorem, lookup, effort, seed, database))
         if progress is not None:
             progress(theorem)
     return verdicts
@@ -286,6 +301,6 @@ def compare_baseline(verdicts: list[Verdict], baseline: dict, ratio_tolerance: f
     return changes
 
 
-__all__ = ["PROFILES", "Profile", "UNITS", "check_theorem", "check_unit", "check_all", "theorem_units", "summary",
+__all__ = ["EFFORTS", "Effort", "UNITS", "check_theorem", "check_unit", "check_all", "theorem_units", "summary",
            "soundness_plan", "soundness_block", "soundness_finish", "soundness_here",
-           "compare_baseline", "for_theorem", "profile", "approximation_error"]
+           "compare_baseline", "for_theorem", "search_effort", "approximation_error"]

@@ -13,11 +13,12 @@ Readers of a verdict's JSON (the report) use :func:`evidence_from_json` and
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 import numpy as np
 
+from verify.errors import InputError
 from verify.privacy.notions import notions
 
 # ---------------------------------------------------------------------------------------------------
@@ -460,8 +461,91 @@ class InternalError:
         return cls(step=str(data["step"]))
 
 
+@dataclass(frozen=True)
+class ReadingOutcome:
+    """proof: one reading of a step, decided: whether it holds, in words, and where it fails (the point, and
+    the two sides there) or the point it was checked at."""
+
+    holds: bool
+    detail: str
+    at: Mapping[str, float] = field(default_factory=dict)
+    lhs: float | None = None
+    rhs: float | None = None
+
+    def to_json(self) -> dict:
+        return {"holds": bool(self.holds), "detail": self.detail, "at": {k: _num(v) for k, v in self.at.items()},
+                "lhs": _num(self.lhs), "rhs": _num(self.rhs)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "ReadingOutcome":
+        return cls(holds=bool(data["holds"]), detail=str(data["detail"]), at=dict(data.get("at") or {}),
+                   lhs=data.get("lhs"), rhs=data.get("rhs"))
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """proof: one step decided in its readings, against what the record expects of the printed one
+    (``expected``: "holds", "fails" or "loose"); ``ratio``: a loose step's smallest printed/corrected."""
+
+    step: str
+    kind: str
+    where: str
+    expected: str
+    corrected: ReadingOutcome
+    printed: ReadingOutcome | None = None
+    ratio: float | None = None
+    replay: str = ""
+
+    @property
+    def as_expected(self) -> bool:
+        """The corrected reading holds and the printed one behaves as the record says."""
+        if not self.corrected.holds:
+            return False
+        if self.expected == "fails":
+            return self.printed is not None and not self.printed.holds
+        if self.expected == "loose":
+            return self.printed is not None and self.printed.holds and (self.ratio is None or self.ratio >= 1)
+        return True
+
+    def to_json(self) -> dict:
+        return {"step": self.step, "kind": self.kind, "where": self.where, "expected": self.expected,
+                "corrected": self.corrected.to_json(),
+                "printed": None if self.printed is None else self.printed.to_json(), "ratio": _num(self.ratio),
+                "replay": self.replay, "as_expected": self.as_expected}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "StepOutcome":
+        printed = data.get("printed")
+        return cls(step=str(data["step"]), kind=str(data["kind"]), where=str(data["where"]),
+                   expected=str(data["expected"]), corrected=ReadingOutcome.from_json(data["corrected"]),
+                   printed=None if printed is None else ReadingOutcome.from_json(printed), ratio=data.get("ratio"),
+                   replay=str(data.get("replay", "")))
+
+
+@dataclass(frozen=True)
+class ProofChecked:
+    """proof: every step of the theorem's proof, decided."""
+
+    steps: tuple[StepOutcome, ...]
+
+    def to_json(self) -> dict:
+        return {"steps": [s.to_json() for s in self.steps]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "ProofChecked":
+        return cls(steps=tuple(StepOutcome.from_json(s) for s in data["steps"]))
+
+
+def _num(value):
+    """A number for JSON (None stays None; inf and nan as their names)."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else str(value)
+
+
 Evidence = Union[PointsChecked, ClaimsChecked, ExactnessChecked, SoundnessChecked, Tightness,
-                 ApproximationError, AuditEvidence, InternalError]
+                 ApproximationError, AuditEvidence, InternalError, ProofChecked]
 
 #: the evidence record of each obligation that carries one (the others carry none: JSON ``{}``)
 EVIDENCE: dict[str, type] = {
@@ -473,6 +557,7 @@ EVIDENCE: dict[str, type] = {
     "approximation": ApproximationError,
     "audit": AuditEvidence,
     "internal-error": InternalError,
+    "proof": ProofChecked,
 }
 
 
@@ -482,7 +567,8 @@ def evidence_from_json(obligation: str, data: Mapping[str, Any] | None) -> Evide
         return None
     kind = EVIDENCE.get(obligation)
     if kind is None:
-        raise ValueError(f"obligation {obligation!r} carries no evidence record, got data {sorted(data)}")
+        raise InputError(f"obligation {obligation!r} carries no evidence record, got data {sorted(data)}",
+                         "obligation")
     return kind.from_json(data)
 
 

@@ -35,7 +35,7 @@ import sympy as sp
 import theorems
 from verify.check import certify
 from verify.check import references as refs
-from verify.check.engine import Profile, for_theorem, profile
+from verify.check.engine import Effort, for_theorem, search_effort
 from verify.check.evidence import Tightness, Witness, jsonable
 from verify.check.parallel import map_jobs
 from verify.check.soundness import soundness
@@ -485,13 +485,13 @@ class MutationScore:
                 "theorems": [t.to_json() for t in self.theorems]}
 
 
-def _search(mutant: Theorem, theorem: Theorem, prof: Profile, seed: int) -> tuple[Obligation, ...]:
+def _search(mutant: Theorem, theorem: Theorem, effort: Effort, seed: int) -> tuple[Obligation, ...]:
     """The engine's soundness search on ``mutant`` from scratch, with the budget the engine gives ``theorem``."""
-    own = for_theorem(prof, theorem)
+    own = for_theorem(effort, theorem)
     return soundness(mutant, own.examples, seed, budget=own.budget())
 
 
-def mutate(theorem: Theorem, worst: Witness | None, max_ratio: float | None, prof: Profile, seed: int = 0,
+def mutate(theorem: Theorem, worst: Witness | None, max_ratio: float | None, effort: Effort, seed: int = 0,
            searches: int | None = None) -> TheoremMutation:
     """Every mutant of ``theorem``, known unsound or not; the engine's soundness search from scratch (same
     ``seed``, the engine's budget for the theorem) on the known-unsound ones, at most ``searches`` of them
@@ -518,7 +518,7 @@ def mutate(theorem: Theorem, worst: Witness | None, max_ratio: float | None, pro
                                           detail=f"not searched (at most {searches} searches per theorem)"))
         else:
             try:
-                sound = _search(mutant, theorem, prof, seed)[0]  # soundness first (tightness, an ill-formed point)
+                sound = _search(mutant, theorem, effort, seed)[0]  # soundness first (tightness, an ill-formed point)
                 violated, detail = sound.status == "failed", f"{sound.status}: {sound.detail}"
             except Exception as exc:  # noqa: BLE001 - the search failing on a mutant is a survivor, never a crash
                 violated, detail = False, f"internal error: {type(exc).__name__}: {exc}".splitlines()[0][:300]
@@ -551,7 +551,7 @@ def worst_witness(verdict: Verdict) -> Witness | None:
 def _mutate_registered(theorem_id: str, worst: Witness | None, max_ratio: float | None, profile_name: str,
                        seed: int) -> TheoremMutation:
     """One registry theorem's mutants (a job of the process pool)."""
-    return mutate(theorems.get(theorem_id), worst, max_ratio, profile(profile_name), seed)
+    return mutate(theorems.get(theorem_id), worst, max_ratio, search_effort(profile_name), seed)
 
 
 def self_test(verdicts: Sequence[Verdict], profile_name: str, seed: int = 0, workers: int = 1,

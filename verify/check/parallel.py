@@ -41,7 +41,7 @@ from typing import Callable, Iterator, Sequence, TypeVar
 
 import theorems
 from verify.cache import digest_sources
-from verify.check.engine import (Profile, check_unit, profile, soundness_block, soundness_finish, soundness_here,
+from verify.check.engine import (Effort, check_unit, search_effort, soundness_block, soundness_finish, soundness_here,
                                  soundness_plan, theorem_units)
 from verify.check.soundness import Plan, costly_plan
 from verify.check.suite import load_user_theorems, lookup_with
@@ -318,7 +318,7 @@ def _theorem(source: tuple | None, theorem_id: str):
     return {t.id: t for t in records}[theorem_id], lookup_with(records)
 
 
-def _units_job(source: tuple | None, theorem_id: str, prof: Profile, seed: int, units: tuple[str, ...],
+def _units_job(source: tuple | None, theorem_id: str, effort: Effort, seed: int, units: tuple[str, ...],
                apart: str = "costly") -> tuple[dict[str, list], Plan | None]:
     """Work units of one theorem, one after the other in this process: the obligations of each, and the plan
     of its soundness search when that search is left to blocks run apart (``apart``: ``"costly"``, a search
@@ -327,9 +327,9 @@ def _units_job(source: tuple | None, theorem_id: str, prof: Profile, seed: int, 
     out, planned = {}, None
     for unit in units:
         if unit != "soundness":
-            out[unit] = check_unit(theorem, lookup, prof, seed, unit)
+            out[unit] = check_unit(theorem, lookup, effort, seed, unit)
             continue
-        search = soundness_plan(theorem, prof, seed)
+        search = soundness_plan(theorem, effort, seed)
         if isinstance(search, Plan) and len(search.blocks) > 1 and (
                 apart == "all" or (apart == "costly" and costly_plan(theorem, search))):
             planned = search
@@ -363,11 +363,11 @@ def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: 
     to come, they only add work (``benchmarks/bench_scaling.py``: the registry on 2 workers, 177 s with the
     costly searches in blocks against 128 s without).  ``split``: every work unit is a job of its own and
     every search is cut into blocks.  The grouping never changes a result."""
-    return _in_units(None, [theorems.get(i) for i in ids], profile(profile_name), seed, workers, progress,
+    return _in_units(None, [theorems.get(i) for i in ids], search_effort(profile_name), seed, workers, progress,
                      scheduler, split, blocks)
 
 
-def _in_units(source: tuple | None, records: list, prof: Profile, seed: int, workers: int,
+def _in_units(source: tuple | None, records: list, effort: Effort, seed: int, workers: int,
               progress: Callable[[str], None] | None, scheduler: str | None, split: bool,
               blocks: str = "auto") -> list[Verdict]:
     """Each theorem's work units (:func:`~verify.check.engine.theorem_units`), one job per theorem or per
@@ -378,8 +378,8 @@ def _in_units(source: tuple | None, records: list, prof: Profile, seed: int, wor
     units = {t.id: theorem_units(t) for t in records}
     if blocks not in ("auto", "costly", "all", "none"):
         raise InputError(f"blocks must be auto, costly, all or none, got {blocks!r}", "blocks")
-    tasks = [(_units_job, (source, t.id, prof, seed, (u,))) for t in records for u in units[t.id]] if split \
-        else [(_units_job, (source, t.id, prof, seed, units[t.id])) for t in records]
+    tasks = [(_units_job, (source, t.id, effort, seed, (u,))) for t in records for u in units[t.id]] if split \
+        else [(_units_job, (source, t.id, effort, seed, units[t.id])) for t in records]
     owner = [args[1] for _, args in tasks]
     left = {t.id: owner.count(t.id) for t in records}
     finishes: dict[int, str] = {}  # index of a finishing task -> its theorem
@@ -459,7 +459,7 @@ def _user_records(path: str, text: str) -> list:
     return _user_files[digest]
 
 
-def check_file(path: str, records: list, prof, seed: int = 0, workers: int = 1,
+def check_file(path: str, records: list, effort, seed: int = 0, workers: int = 1,
                progress: Callable[[str], None] | None = None, scheduler: str | None = None,
                split: bool = False, blocks: str = "auto") -> list[Verdict]:
     """``verify check``: the theorems ``records`` of the user's file ``path``, like
@@ -467,7 +467,7 @@ def check_file(path: str, records: list, prof, seed: int = 0, workers: int = 1,
     text = Path(path).read_text(encoding="utf-8")
     # this process (and a worker forked from it) uses the records already loaded: the file runs once
     _remember(hashlib.sha256(text.encode()).hexdigest(), list(records))
-    return _in_units((path, text), list(records), prof, seed, workers, progress, scheduler, split, blocks)
+    return _in_units((path, text), list(records), effort, seed, workers, progress, scheduler, split, blocks)
 
 
 __all__ = ["After", "Execution", "PRELOAD", "check_file", "check_registered", "code_fingerprint", "default_workers",

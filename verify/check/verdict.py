@@ -104,12 +104,13 @@ def decide(theorem, obligations: list[Obligation]) -> Verdict:
     """Combine obligation outcomes: a failed well-formedness -> ill-formed (the bound is NaN, negative or not
     real at an admissible point: no privacy statement to judge); any other failure -> violated; an
     approximation -> approximate; verified only when soundness passed against an exact reference and no
-    obligation raised an internal error; else inconclusive.
+    obligation raised an internal error; else inconclusive.  A failed ``proof`` obligation (a step of the
+    proof that fails, :data:`PROOF_OBLIGATIONS`) changes no verdict: the report lists it as a finding.
 
     A theorem stated up to a constant gets ``approximate`` with its implied constant instead of
     ``verified``, and a soundness or audit failure (constant 1 exceeded) is no violation for it."""
     up_to_constant = bool(getattr(theorem, "up_to_constant", False))
-    failed = [o for o in obligations if o.status == "failed"
+    failed = [o for o in obligations if o.status == "failed" and o.name not in PROOF_OBLIGATIONS
               and not (up_to_constant and o.name in CONSTANT_OBLIGATIONS)]
     ratios = [o.data.max_ratio for o in obligations if isinstance(o.data, Tightness)]
     max_ratio = max(ratios) if ratios else None
@@ -140,6 +141,9 @@ def decide(theorem, obligations: list[Obligation]) -> Verdict:
                    reason="; ".join(gaps) or "no exact reference covers this setting", **common)
 
 
+#: the obligations about a theorem's proof, not its statement: a proof step that fails does not refute the
+#: statement (judged against exact references); it is a finding of the report
+PROOF_OBLIGATIONS = ("proof",)
 #: the obligations that compare the bound with exact (or audited) values: exceeding constant 1 there is
 #: no violation of a statement made up to a constant
 CONSTANT_OBLIGATIONS = ("soundness", "audit")

@@ -80,10 +80,10 @@ def _run(args: argparse.Namespace) -> int:
         try:
             result = audit(sim, runs=args.runs, seed=args.seed, confidence=args.confidence, delta=args.delta,
                            backend=args.backend, device=args.device, client=client)
-        except InputError:
-            raise
-        except ValueError as exc:  # the Python interface's bad input: too few runs, iterates beyond the float range
-            runs = "runs" in str(exc)
+        except InputError as exc:  # too few runs, or iterates beyond the float range: said with the command's words
+            if exc.parameter not in ("theta0", "statistic"):
+                raise
+            runs = exc.parameter == "theta0"
             words = "".join(f" {w}" for w in args.params)
             raise UsageError(f"{args.target}{words} with --runs {args.runs}: cannot be audited: {_one_line(exc)}"
                              + ("" if runs else " (a parameter beyond the float range?)"),

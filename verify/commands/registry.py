@@ -164,6 +164,10 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--allow-outside-assumptions", action="store_true",
                    help="evaluate even where an assumption of the theorem fails (reported in the output)")
+    p.add_argument("--step", nargs="+", metavar=("STEP", "name=value"),
+                   help="decide the proof step STEP of the theorem instead (its readings as printed and corrected; "
+                        "the name=value words: the step's drawn values, default its own points); exit 1 when a "
+                        "reading fails")
     p.add_argument("--family", nargs="+", metavar=("NAME", "name=value"),
                    help="evaluate on an instance of the family NAME instead: the name=value words are its build "
                         "keywords and the notion parameter; prints bound, exact value, ratio and whether the "
@@ -172,6 +176,10 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     t = theorem(args.id)
+    if args.step is not None:
+        if args.family is not None:
+            raise UsageError("give --step or --family, not both", "--step")
+        return _eval_step(t, args)
     if args.family is not None:
         return _eval_on_family(t, args)
     params = parse_assignments(args.params)
@@ -194,6 +202,28 @@ def run_eval(args: argparse.Namespace) -> int:
         emit(f"{t.id} ({t.notion}, {t.kind}): {quantity} = {value:.10g}"
              + "".join(f"\nwarning: evaluated outside the assumption {v}" for v in violated))
     return 0
+
+
+def _eval_step(t: Theorem, args: argparse.Namespace) -> int:
+    """``verify eval ID --step STEP [k=v ...]``: one proof step decided in its readings (a replayed erratum)."""
+    from verify.check.steps import replay  # the check engine: loaded only for this form
+
+    step_id, *given = args.step
+    outcome = replay(t, step_id, parse_assignments([*args.params, *given]))
+    readings = [("as printed", outcome.printed), ("corrected", outcome.corrected)]
+    readings = [(name, r) for name, r in readings if r is not None]
+    if args.json:
+        emit_json(outcome.to_json())
+    else:
+        step = t.step(step_id)
+        lines = [f"{t.id}, proof step {step.id} ({step.kind}; {step.where}):"]
+        for (name, r), reading in zip(readings, [x for x in (step.printed, step.corrected) if x is not None]):
+            lines.append(f"  {name}: {reading.text}\n    {r.detail if r.holds else 'FAILS' + r.detail[len('fails'):]}")
+        if outcome.ratio is not None:
+            lines.append(f"  printed/corrected >= {outcome.ratio:.6g} (the printed reading is the weaker)")
+        lines.append(f"  as the record says ({outcome.expected} as printed): {'yes' if outcome.as_expected else 'NO'}")
+        emit("\n".join(lines))
+    return 0 if all(r.holds for _, r in readings) else 1
 
 
 def _eval_on_family(t: Theorem, args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import replace
 
 import theorems
-from verify.check.engine import PROFILES, profile
+from verify.check.engine import EFFORTS, search_effort
 from verify.check.mutation import MutationScore, TheoremMutation, mutable, mutate, self_test, worst_witness
 from verify.check.parallel import check_file, check_registered
 from verify.check.suite import (baseline_changes, load_user_theorems, read_baseline, run_payload,
@@ -41,7 +41,7 @@ def _table(verdicts: list[Verdict], title: str):
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--profile", default="quick", choices=sorted(PROFILES), help="how hard to look (default quick)")
+    p.add_argument("--profile", default="quick", choices=sorted(EFFORTS), help="how hard to look (default quick)")
     add_only(p)
     p.add_argument("--json", metavar="FILE", type=output_path, help="write the verdicts as JSON to FILE")
     add_seed(p)
@@ -55,20 +55,20 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    prof = profile(args.profile)
-    baseline = read_baseline(args.baseline, prof.name, args.seed) if args.baseline else None
+    effort = search_effort(args.profile)
+    baseline = read_baseline(args.baseline, effort.name, args.seed) if args.baseline else None
     if args.json:
         check_writable(args.json, "--json")
     records = select_or_refuse(theorems.all(), args.only)
     with execution_of(args) as where:  # one cluster for the theorems and their mutants
         with progress(len(records), "checked") as step:
-            verdicts = check_registered([t.id for t in records], prof.name, args.seed, where.workers,
+            verdicts = check_registered([t.id for t in records], effort.name, args.seed, where.workers,
                                         progress=step)
-        payload = run_payload(verdicts, prof.name, args.seed)
+        payload = run_payload(verdicts, effort.name, args.seed)
         s = payload["summary"]
         lines = ["  ".join(f"{k}: {n}" for k, n in sorted(s["counts"].items()))]
         if not args.no_mutation:
-            score = _mutation(verdicts, prof.name, args.seed, where.workers)
+            score = _mutation(verdicts, effort.name, args.seed, where.workers)
             payload["mutation"] = score.to_json()
             lines += _mutation_lines(score)
     status = 0
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         status = status or (1 if changes else 0)
     if args.json:
         write_json(args.json, payload)
-    print_rich(_table(verdicts, f"verify run --profile {prof.name} (seed {args.seed}): {len(verdicts)} theorems"))
+    print_rich(_table(verdicts, f"verify run --profile {effort.name} (seed {args.seed}): {len(verdicts)} theorems"))
     for line in lines:
         print_rich(line)
     return status
@@ -111,7 +111,7 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--examples", type=positive_int, default=None, help="hypothesis examples per theorem")
     add_seed(p)
-    p.add_argument("--profile", default="quick", choices=sorted(PROFILES), help="how hard to look (default quick)")
+    p.add_argument("--profile", default="quick", choices=sorted(EFFORTS), help="how hard to look (default quick)")
     add_execution(p)
     p.add_argument("--mutate", action="store_true",
                    help="also mutate each verified theorem by rule: mutants an exact instance shows unsound must "
@@ -120,18 +120,18 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace) -> int:
     records = load_user_theorems(args.file)
-    prof = profile(args.profile)
+    effort = search_effort(args.profile)
     if args.examples is not None:
-        prof = replace(prof, examples=args.examples)
+        effort = replace(effort, examples=args.examples)
     with execution_of(args) as where, progress(len(records), "checked") as step:
-        verdicts = check_file(args.file, records, prof, args.seed, where.workers, progress=step)
+        verdicts = check_file(args.file, records, effort, args.seed, where.workers, progress=step)
     mutations: dict[str, TheoremMutation] = {}
     if args.mutate:
         by_id = {t.id: t for t in records}
         chosen = [v for v in verdicts if mutable(by_id[v.id], v, "full")]
         with progress(len(chosen), "mutated") as step:
             for v in chosen:
-                mutations[v.id] = mutate(by_id[v.id], worst_witness(v), v.max_ratio, prof, args.seed)
+                mutations[v.id] = mutate(by_id[v.id], worst_witness(v), v.max_ratio, effort, args.seed)
                 step(v.id)
     if args.json:
         emit_json([_check_json(v) | ({"mutation": mutations[v.id].to_json()} if v.id in mutations else {})
@@ -139,7 +139,7 @@ def check(args: argparse.Namespace) -> int:
     else:
         print_rich(_table(verdicts, f"verify check {args.file}"))
         if args.mutate:
-            score = MutationScore(prof.name, f"{prof.name}: the file's verified theorems, every known-unsound "
+            score = MutationScore(effort.name, f"{effort.name}: the file's verified theorems, every known-unsound "
                                   "mutant searched", tuple(mutations.values()))
             for line in _mutation_lines(score):
                 print_rich(line)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.errors import InputError
+from verify.errors import PointRefused
 
 
 def one_minus_power(x, n) -> np.ndarray:
@@ -108,7 +108,7 @@ class QuadraticRun:
             noise = np.square(np.float64(self.eta) * np.float64(self.sigma)) * geometric_sum(x, 2, self.T)
             out = _power(x, 2 * self.T) * self.init_var + noise
         if not np.isfinite(out).all():
-            raise InputError(
+            raise PointRefused(
                 f"sigma={self.sigma:g}, eta={self.eta:g}: the variance of the last iterate exceeds the float range",
                 "sigma")
         return out

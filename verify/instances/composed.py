@@ -10,7 +10,7 @@ from typing import Callable
 import numpy as np
 
 from verify import validate
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.instances.profile import PrivacyProfile, _check_quantity, _refinement_gap
 from verify.privacy.gaussian import gdp_delta, gdp_eps, tradeoff_gaussian
 from verify.privacy.pld import Composition
@@ -137,7 +137,7 @@ class RepeatedStep(PrivacyProfile):
         return self.T * np.asarray(self.step._renyi(alpha, forward), dtype=float)
 
     def _refuse(self, *args) -> np.ndarray:
-        raise InputError("the transcript of repeated grid steps is read in Rényi DP only (by additivity)", "notion")
+        raise PointRefused("the transcript of repeated grid steps is read in Rényi DP only (by additivity)", "notion")
 
     _delta = _tradeoff = _eps = _refuse
 

@@ -29,7 +29,7 @@ from verify.instances.walks import (LINEAR, _with_run, at22_thm41, bok_c16, even
 from verify.privacy.rdp import sampled_gaussian_rdp
 from verify.setting import Setting, loss_classes
 from verify.validate import array, choice, finite, integer, positive, probability
-from verify.vocabulary import contradictions, derive
+from verify.vocabulary import batch_count, check_curvatures, contradictions, derive
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -86,8 +86,7 @@ def _spectrum(where: str, d, m, M, eigenvalues, H):
             raise InputError("give m and M (or eigenvalues, or H)", "m" if m is None else "M", where)
         m = positive("m", m, where)
         M = positive("M", M, where)
-        if M < m:
-            raise InputError(f"need m <= M, got m={m} > M={M}", "M", where)
+        check_curvatures(m, M, where)
         if d is None:
             d = 1 if m == M else 2
         d = integer("d", d, where)
@@ -569,7 +568,7 @@ def draw_position(u: float, context) -> int | None:
     n, b = int(context["n"]), int(context["b"])
     if b <= 0 or n % b:
         return None  # the builder refuses these batches anyway
-    l = n // b
+    l = batch_count(n, b, "cyclic")
     return min(l - 1, int(math.floor(u * l)))
 
 
@@ -621,75 +620,93 @@ GRID = ("1-D density evolution on a grid (atoms at the interval ends), error est
 
 register_family("quadratic_chain", quadratic_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="any", loss="quadratic", constraint="none", init="any"),
-                searched={"position": draw_position, "init_var": draw_init_var})
+                searched={"position": draw_position, "init_var": draw_init_var},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, m=0.5, M=2.0, Delta=1.0))
 register_family("nonconvex_chain", nonconvex_chain, cost="closed_form", exactness=CHAIN + " (a negative curvature)",
                 run_kind="gaussian_chain",
                 setting=Setting(batches="any", loss="concave_quadratic", constraint="none", init="any"),
                 source="a non-convex construction: the expanding step keeps the record's shift (the last iterate as "
                        "revealing as the transcript, up to a constant)",
-                searched={"position": draw_position, "init_var": draw_init_var})
+                searched={"position": draw_position, "init_var": draw_init_var},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, rho=0.5, Delta=1.0))
 register_family("linear_chain", linear_chain, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="any", loss="linear", constraint="none", init="any"),
-                searched={"position": draw_position, "init_var": draw_init_var})
+                searched={"position": draw_position, "init_var": draw_init_var},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0))
 register_family("bok_thm42", bok_thm42, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="full", loss="quadratic", constraint="none", init="fixed"),
-                source="Bok et al. 2024, Theorem 4.2")
+                source="Bok et al. 2024, Theorem 4.2",
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, m=0.5, M=2.0, Delta=1.0))
 register_family("bok_c17", bok_c17, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="cyclic", loss="quadratic", constraint="none", init="fixed"),
-                source="Bok et al. 2024, Theorem C.17")
+                source="Bok et al. 2024, Theorem C.17",
+                example=dict(n=10, b=5, eta=0.1, sigma=1.0, E=3, m=0.5, M=2.0, Delta=1.0))
 register_family("chourasia_thm3", chourasia_thm3, cost="closed_form", exactness=CHAIN, run_kind="gaussian_chain",
                 setting=Setting(batches="full", loss="quadratic", constraint="none", init="any"),
-                source="Chourasia et al. 2021, Theorem 3")
+                source="Chourasia et al. 2021, Theorem 3",
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, init="gaussian"))
 register_family("interval_walk", interval_walk, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="any", loss="linear", constraint="bounded", adjacency="any", init="fixed"),
-                searched={"offset": draw_offset, "position": draw_position, "x0": draw_x0})
+                searched={"offset": draw_offset, "position": draw_position, "x0": draw_x0},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, D=2.0, cells=32, batches="poisson", b=2,
+                             adjacency="add_remove"))
 register_family("bok_c16", bok_c16, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="any", loss="linear", constraint="bounded", init="fixed"),
-                source="Bok et al. 2024, Theorem C.16")
+                source="Bok et al. 2024, Theorem C.16",
+                example=dict(n=10, b=5, eta=0.1, sigma=1.0, T=4, Delta=1.0, D=2.0, cells=32, batches="cyclic"))
 register_family("at22_thm41", at22_thm41, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="uniform", loss="linear", constraint="bounded", init="fixed"),
-                source="Altschuler & Talwar 2022, Theorem 4.1", searched={"event": draw_event})
+                source="Altschuler & Talwar 2022, Theorem 4.1", searched={"event": draw_event},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, D=2.0, cells=32))
 register_family("projected_quadratic", projected_quadratic, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="any", loss="quadratic", constraint="bounded", init="fixed"),
                 source="Altschuler & Talwar 2022, Thm 5.1 / Appendix B.3 (strongly convex SGD)",
-                searched={"offset": draw_offset, "x0": draw_x0})
+                searched={"offset": draw_offset, "x0": draw_x0},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, D=2.0, m=0.5, b=2, cells=32))
 register_family("projected_nonconvex", projected_nonconvex, cost="grid", exactness=GRID, run_kind="walk_1d",
                 setting=Setting(batches="any", loss="concave_quadratic", constraint="bounded", init="fixed"),
                 source="a non-convex construction: an expanding step between walls keeps the record's shift",
-                searched={"offset": draw_offset, "x0": draw_x0})
+                searched={"offset": draw_offset, "x0": draw_x0},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, D=2.0, rho=0.5, b=2, cells=32))
 register_family("subsampled_quadratic", subsampled_quadratic, cost="grid", run_kind="walk_1d",
                 exactness=GRID + "; unconstrained: a window of the drift and the noise, the mass reaching its ends "
                                  "added to the error",
                 setting=Setting(batches="uniform", loss="quadratic", constraint="none", init="fixed"),
                 source="Bok et al. 2024, Thm 4.9 (strongly convex NoisySGD, unconstrained)",
-                searched={"offset": draw_offset})
+                searched={"offset": draw_offset},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, m=0.5, b=2))
 register_family("subsampled_linear", subsampled_linear, cost="grid", run_kind="walk_1d",
                 exactness=GRID + "; unconstrained: a window of the noise, the mass reaching its ends added to "
                                  "the error",
                 setting=Setting(batches="any", loss="linear", constraint="none", adjacency="any", init="fixed"),
-                searched={"offset": draw_offset})
+                searched={"offset": draw_offset},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, b=2, cells=64, batches="uniform"))
 register_family("gaussian_mechanism", gaussian_mechanism, cost="closed_form", run_kind="gaussian_pair",
                 exactness="a pair of Gaussians of equal variance: exactly mu-GDP, closed forms",
                 setting=Setting(algorithm="gaussian_mechanism", batches="full", loss="any", constraint="none",
                                 adjacency="any", init="fixed", release="all"),
-                source="Dong et al. 2022, Thm 2 (the Gaussian mechanism is exactly mu-GDP)")
+                source="Dong et al. 2022, Thm 2 (the Gaussian mechanism is exactly mu-GDP)",
+                example=dict(n=10, sigma=1.0, Delta=1.0, adjacency="add_remove"))
 register_family("bok_cor52", bok_cor52, cost="closed_form", run_kind="gaussian_pair",
                 exactness="the stationary laws: a pair of Gaussians of equal covariance, closed forms",
                 setting=Setting(algorithm="exp_mech", batches="full", loss="quadratic", constraint="none",
                                 init="stationary"),
-                source="Bok et al. 2024, Corollary 5.2 / Remark 5.3")
+                source="Bok et al. 2024, Corollary 5.2 / Remark 5.3",
+                example=dict(m=0.5, Delta=1.0))
 register_family("langevin_quadratic", langevin_quadratic, cost="closed_form", run_kind="gaussian_chain",
                 exactness=CHAIN + " (n = 1, sigma = sqrt(2/eta))",
                 setting=Setting(algorithm="langevin", batches="full", loss="quadratic", constraint="none",
                                 init="fixed"),
-                source="Bok et al. 2024, Proposition 5.1")
+                source="Bok et al. 2024, Proposition 5.1",
+                example=dict(eta=0.1, T=5, m=0.5, M=2.0, Delta=1.0))
 # the T-fold composition steps through T like the grid families (cost grows with T)
 register_family("dpsgd_worst_step", dpsgd_worst_step, cost="grid", run_kind="walk_1d",
                 exactness="T-fold composition of the worst-case subsampled Gaussian step by privacy-loss "
                           "distributions (dp_accounting); Rényi by additivity",
                 setting=Setting(algorithm="dp_sgd", batches="poisson", loss="linear", constraint="none",
                                 adjacency="add_remove", init="fixed", release="all"),
-                source="Bu et al. 2020, Theorem 3")
+                source="Bu et al. 2020, Theorem 3",
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, b=2))
 
 __all__ = ["ChainGeometry", "ChainStart", "at22_thm41", "bok_c16", "bok_c17", "bok_cor52", "bok_thm42",
            "chourasia_thm3", "composition_reference", "dpsgd_worst_step", "draw_event", "draw_init_var", "draw_offset",

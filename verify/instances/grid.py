@@ -44,7 +44,7 @@ import numpy as np
 import scipy.fft as sfft
 from scipy.special import log_ndtr, ndtr
 
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.logspace import logsumexp
 
 Displacement = Union[float, Callable[[np.ndarray], np.ndarray]]
@@ -345,8 +345,8 @@ def _distinct(grid: IntervalGrid, schedules, build) -> list[list[np.ndarray]]:
     count = len({k for row in keys for k in row})
     need = count * (grid.cells + 2) ** 2 * 8
     if need > TRANSLATION_MAX_BYTES:
-        raise InputError(f"{count} distinct dense steps of {grid.cells} cells need {need / 2 ** 30:.2g} GiB (limit "
-                         f"{TRANSLATION_MAX_BYTES / 2 ** 30:.2g} GiB): fewer cells", "cells")
+        raise PointRefused(f"{count} distinct dense steps of {grid.cells} cells need {need / 2 ** 30:.2g} GiB (limit "
+                           f"{TRANSLATION_MAX_BYTES / 2 ** 30:.2g} GiB): fewer cells", "cells")
     made: dict = {}
     for sch, row in zip(schedules, keys):
         for mx, key in zip(sch, row):
@@ -500,8 +500,8 @@ def _evolve_translations(grid: IntervalGrid, state: np.ndarray, s: float, schedu
     steps = [mx for _, mx in distinct.values()]
     need = len(steps) * (2 * C - 1 + 2 * C + 2 * (C + 2)) * 8 * (2 if method == "fft" else 1)
     if need > TRANSLATION_MAX_BYTES:
-        raise InputError(f"{len(steps)} distinct steps of {C} cells need {need / 2 ** 30:.2g} GiB of kernels (limit "
-                         f"{TRANSLATION_MAX_BYTES / 2 ** 30:.2g} GiB): fewer cells", "cells")
+        raise PointRefused(f"{len(steps)} distinct steps of {C} cells need {need / 2 ** 30:.2g} GiB of kernels (limit "
+                           f"{TRANSLATION_MAX_BYTES / 2 ** 30:.2g} GiB): fewer cells", "cells")
     parts = [grid.translation_step(mx, s) for mx in steps]
     kernels = np.array([p[0] for p in parts])  # (distinct, 2C-1)
     folds_lo = np.array([p[1] for p in parts])  # (distinct, C)

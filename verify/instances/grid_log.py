@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.instances.grid import IntervalGrid, Mixture, _scoped_rows
 from verify.logspace import logsumexp
 
@@ -207,8 +207,8 @@ def evolve_log(grid: IntervalGrid, x0: float, s, schedules: Sequence[Sequence[Mi
     C = grid.cells
     work = float(C + 2) ** 2 * (T - 1) * len(schedules) * (2 if shuffled else 1)
     if work > LOG_MAX_WORK:
-        raise InputError(f"the log-mass engine needs (C+2)^2 (T-1) laws = {work:.3g} terms, beyond {LOG_MAX_WORK:.3g}: "
-                         f"use fewer cells (C = {C}) or steps (T = {T})", "cells")
+        raise PointRefused(f"the log-mass engine needs (C+2)^2 (T-1) laws = {work:.3g} terms, beyond "
+                           f"{LOG_MAX_WORK:.3g}: use fewer cells (C = {C}) or steps (T = {T})", "cells")
     std = lambda k: float(stds[k] if per_step else stds[0])
 
     def first(mx: Mixture) -> np.ndarray:

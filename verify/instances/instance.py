@@ -24,7 +24,7 @@ from verify.errors import InputError
 from verify.instances.profile import PrivacyProfile
 from verify.setting import LOSSES, Setting
 from verify.validate import choice, integer, nonnegative
-from verify.vocabulary import derive
+from verify.vocabulary import batch_count, derive
 
 #: every loss class an instance may declare (those :func:`verify.setting.loss_classes` knows)
 LOSS_CLASSES: frozenset[str] = frozenset(LOSSES) - {"any"}
@@ -252,7 +252,7 @@ def batches_of(n: int, batches: str, b, where: str, allowed: tuple[str, ...]) ->
         raise InputError(f"b must be <= n, got b={b} > n={n}", "b", where)
     if batches == "cyclic" and n % b:
         raise InputError(f"cyclic batches need b to divide n, got n={n}, b={b}", "b", where)
-    return b, (n // b if batches == "cyclic" else 1)
+    return b, batch_count(n, b, batches)
 
 
 def batch_position(position, l: int, where: str) -> int:

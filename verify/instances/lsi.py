@@ -74,17 +74,20 @@ register_family("lsi_quadratic_chain", lsi_quadratic_chain, cost="closed_form", 
                 exactness="Gaussian chain (closed forms in T); the LSI constant 1/largest variance along the path "
                           "is exact for Gaussian laws",
                 setting=Setting(batches="full", loss="quadratic", constraint="none", init="any"),
-                source="Chourasia et al. 2021, Theorem 2", searched={"init_var": draw_init_var})
+                source="Chourasia et al. 2021, Theorem 2", searched={"init_var": draw_init_var},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, m=0.5, M=2.0, Delta=1.0))
 
 register_family("lsi_linear_chain", lsi_linear_chain, cost="closed_form", run_kind="gaussian_chain",
                 exactness="Gaussian chain (closed forms in T); the LSI constant 1/largest variance along the path "
                           "is exact for Gaussian laws",
                 setting=Setting(batches="full", loss="linear", constraint="none", init="any"),
-                source="Chourasia et al. 2021, Theorem 2", searched={"init_var": draw_init_var})
+                source="Chourasia et al. 2021, Theorem 2", searched={"init_var": draw_init_var},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0))
 register_family("lsi_nonconvex_chain", lsi_nonconvex_chain, cost="closed_form", run_kind="gaussian_chain",
                 exactness="Gaussian chain with a negative curvature (closed forms in T); the LSI constant 1/largest "
                           "variance along the path is exact for Gaussian laws",
                 setting=Setting(batches="full", loss="concave_quadratic", constraint="none", init="any"),
-                source="Chourasia et al. 2021, Theorem 2", searched={"init_var": draw_init_var})
+                source="Chourasia et al. 2021, Theorem 2", searched={"init_var": draw_init_var},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, rho=0.5, Delta=1.0))
 
 __all__ = ["lsi_linear_chain", "lsi_nonconvex_chain", "lsi_quadratic_chain"]

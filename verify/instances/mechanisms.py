@@ -24,7 +24,7 @@ import numpy as np
 from scipy import integrate, optimize
 from scipy.special import ndtr, ndtri, ndtri_exp
 
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.instances.families import draw_offset
 from verify.instances.instance import Instance, RunDescription
 from verify.instances.profile import GaussianProfile, PrivacyProfile, _check_direction
@@ -156,9 +156,9 @@ class SampledGaussianProfile(PrivacyProfile):
         except OverflowError:  # the grid missed the integrand's peak (a huge order at a small noise)
             value = math.nan
         if not (value > 0 and math.isfinite(value)):
-            raise InputError(f"quadrature of the sampled Gaussian moment failed at beta={beta} (q={self.q:g}, "
-                             f"z={self.s:g}): this order at this noise is out of the range the quadrature resolves",
-                             "alpha")
+            raise PointRefused(f"quadrature of the sampled Gaussian moment failed at beta={beta} (q={self.q:g}, "
+                               f"z={self.s:g}): this order at this noise is out of the range the quadrature resolves",
+                               "alpha")
         self.error = max(self.error, abserr / value)
         log_value = math.log(value)
         # the rounding of top + log(value) (absolute, in the log moment): the Rényi divergence divides it by
@@ -462,18 +462,22 @@ register_family("dpsgd_full_batch", dpsgd_full_batch, cost="closed_form", run_ki
                           "exactly mu-GDP (Mahalanobis distance)",
                 setting=Setting(algorithm="dp_sgd", batches="full", loss="linear", constraint="none",
                                 adjacency="any", init="fixed", release="all"),
-                source="Bu et al. 2020, footnote 4", searched={"offset": draw_offset})
+                source="Bu et al. 2020, footnote 4", searched={"offset": draw_offset},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0))
 register_family("sampled_gaussian", sampled_gaussian, cost="quadrature", run_kind="gaussian_pair", exactness=_QUAD,
-                setting=_PAIR, source="Mironov, Talwar, Zhang 2019")
+                setting=_PAIR, source="Mironov, Talwar, Zhang 2019",
+                example=dict(q=0.1, z=1.0, alpha=2.0))
 register_family("at22_sampled_gaussian", at22_sampled_gaussian, cost="quadrature", run_kind="gaussian_pair",
                 exactness=_QUAD + "; ordered: the forward direction only", setting=_PAIR,
-                source="Altschuler & Talwar 2022, Definition 2.10")
+                source="Altschuler & Talwar 2022, Definition 2.10",
+                example=dict(q=0.1, z=1.0))
 register_family("exp_mech_interval", exp_mech_interval, cost="closed_form", run_kind="gaussian_pair",
                 exactness="truncated exponential densities on [0, D]: monotone likelihood ratio, threshold tests in "
                           "closed form (mu: the supremum over thresholds in log space)",
                 setting=Setting(algorithm="exp_mech", batches="full", loss="linear", constraint="bounded",
                                 adjacency="replace", init="stationary", release="last"),
-                source="Bok et al. 2024, Corollary 5.4")
+                source="Bok et al. 2024, Corollary 5.4",
+                example=dict(Delta=1.0, D=2.0))
 
 __all__ = ["QUAD_RTOL", "SampledGaussianProfile", "TruncatedExponentialProfile", "at22_sampled_gaussian",
            "dpsgd_full_batch", "exp_mech_interval", "sampled_gaussian"]

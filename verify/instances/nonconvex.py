@@ -99,6 +99,7 @@ register_family("tanh_walk", tanh_walk, cost="grid", run_kind="walk_1d",
                           "reaching the window's ends added to the error",
                 setting=Setting(batches="any", loss="weakly_convex", constraint="none", init="fixed"),
                 source="a Lipschitz non-convex construction: an expanding step near 0, a bounded push outwards",
-                searched={"offset": draw_offset, "position": draw_position})
+                searched={"offset": draw_offset, "position": draw_position},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, rho=0.5))
 
 __all__ = ["tanh_walk"]

@@ -28,7 +28,7 @@ from typing import Callable, Literal
 import numpy as np
 from scipy.special import log_ndtr
 
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.instances.grid import normal_mass
 from verify.logspace import logsumexp
 from verify.privacy.gaussian import gdp_delta, gdp_eps, tradeoff_gaussian
@@ -538,9 +538,9 @@ class DiscreteProfile(PrivacyProfile):
             if not self.from_logs and float(np.max(p[singular])) < UNDERFLOW_MASS:
                 # Q's mass underflowed to 0 where P's is itself at the bottom of the double range: the linear
                 # masses cannot tell a singular part from a tail (Rényi would read a spurious +inf)
-                raise InputError(f"the Rényi divergence is not resolved: the second law's mass underflows to 0 on "
-                                 f"{int(singular.sum())} cells where the first has mass <= "
-                                 f"{float(np.max(p[singular])):.3g} (linear masses; log masses are needed)", "alpha")
+                raise PointRefused(f"the Rényi divergence is not resolved: the second law's mass underflows to 0 on "
+                                   f"{int(singular.sum())} cells where the first has mass <= "
+                                   f"{float(np.max(p[singular])):.3g} (linear masses; log masses are needed)", "alpha")
             return np.full(alpha.shape, np.inf)
         lp, lq = lp[on], lq[on]
         flat = alpha.ravel()

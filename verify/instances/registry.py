@@ -20,6 +20,7 @@ from typing import Callable, Mapping
 
 from verify.errors import InputError
 from verify.instances.instance import RUN_KINDS, Instance
+from verify.registry import Registry
 from verify.setting import Setting
 from verify.validate import choice
 
@@ -65,7 +66,9 @@ class Family:
     * ``run_kind``: the ``kind`` of its instances' :class:`~verify.instances.instance.RunDescription`,
       which says how they are simulated;
     * ``searched``: the family keywords the soundness search draws, by name, each a :data:`Draw`
-      (applied in this order, so a later draw sees an earlier one's value in its context).
+      (applied in this order, so a later draw sees an earlier one's value in its context);
+    * ``example``: the keywords of one valid build (as scipy's ``typical`` values): tests and the tour draw
+      from the declaration, so a new family brings its own example (:meth:`example_build`).
     """
 
     name: str
@@ -76,6 +79,7 @@ class Family:
     run_kind: str
     source: str = ""
     searched: Mapping[str, Draw] = field(default_factory=dict, compare=False, repr=False)
+    example: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         where = f"family {self.name}"
@@ -92,16 +96,22 @@ class Family:
             if getattr(draw, "reads", None) is not None:
                 _read_names(draw.reads, where)
         object.__setattr__(self, "searched", MappingProxyType(dict(self.searched)))
+        if not isinstance(self.example, Mapping):
+            raise InputError("example must map the builder's keywords to values", "example", where)
+        unknown = sorted(set(self.example) - set(self.parameters))
+        if unknown:
+            raise InputError(f"example keyword {unknown[0]!r} is not a keyword of the builder", "example", where)
+        object.__setattr__(self, "example", MappingProxyType(dict(self.example)))
 
     def __getstate__(self) -> dict:
         """Picklable: the fields only (read-only views and the cached signature are rebuilt)."""
         state = {f: getattr(self, f) for f in self.__dataclass_fields__}
-        state["searched"] = dict(self.searched)
+        state["searched"], state["example"] = dict(self.searched), dict(self.example)
         return state
 
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
-            object.__setattr__(self, name, MappingProxyType(value) if name == "searched" else value)
+            object.__setattr__(self, name, MappingProxyType(value) if name in ("searched", "example") else value)
 
     @functools.cached_property
     def _signature(self) -> Mapping[str, inspect.Parameter]:
@@ -129,6 +139,12 @@ class Family:
         return {p: v.default for p, v in self._signature.items()
                 if v.default is not inspect.Parameter.empty and not p.startswith("_")}
 
+    def example_build(self) -> Instance:
+        """The instance of :attr:`example` (InputError when the family declares none)."""
+        if not self.example:
+            raise InputError(f"family {self.name!r} declares no example build", "example", self.name)
+        return self.build(**self.example)
+
     def build(self, **params) -> Instance:
         """Build one instance; :class:`~verify.errors.InputError` naming the problem for invalid (or
         unknown, or missing) parameters."""
@@ -142,34 +158,25 @@ class Family:
         return self.builder(**params)
 
 
-_REGISTRY: dict[str, Family] = {}
-
 #: the registered families by name (read-only; register with :func:`register_family`)
-FAMILIES: Mapping[str, Family] = MappingProxyType(_REGISTRY)
+FAMILIES: Registry[Family] = Registry("family")
 
 
 def register_family(name: str, builder: Callable[..., Instance], *, setting: Setting, cost: str, exactness: str,
                     run_kind: str, source: str = "", searched: Mapping[str, Draw] | None = None,
-                    replace: bool = False) -> Family:
+                    example: Mapping[str, object] | None = None, replace: bool = False) -> Family:
     """Register the family ``name`` built by ``builder`` (see :class:`Family` for the fields).
 
     A name is registered once; ``replace=True`` swaps the record of an existing name.
     """
-    if name in _REGISTRY and not replace:
-        raise InputError(f"family {name!r} is already registered (pass replace=True to swap it)", "name",
-                         "register_family")
     record = Family(name=name, builder=builder, setting=setting, cost=cost, exactness=exactness,
-                    run_kind=run_kind, source=source, searched=dict(searched or {}))
-    _REGISTRY[name] = record
-    return record
+                    run_kind=run_kind, source=source, searched=dict(searched or {}), example=dict(example or {}))
+    return FAMILIES.add(name, record, replace=replace, where="register_family")
 
 
 def family(name: str) -> Family:
     """The registered family ``name``; :class:`~verify.errors.InputError` naming the known ones otherwise."""
-    try:
-        return _REGISTRY[name]
-    except (KeyError, TypeError):
-        raise InputError(f"unknown family {name!r} (known: {', '.join(sorted(_REGISTRY))})", "family") from None
+    return FAMILIES.lookup(name)
 
 
 __all__ = ["COSTS", "Draw", "FAMILIES", "Family", "family", "reads", "register_family"]

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from scipy import special
 
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.instances.families import draw_offset
 from verify.instances.instance import BatchPlan, Instance, RunDescription, sensitivity
 from verify.instances.profile import DiscreteProfile
@@ -52,8 +52,8 @@ def order_law(a: float, l: int, T: int, resolution: float = 0.0) -> tuple[np.nda
         weights = (weights[:, None] / l * np.ones(l)[None, :]).ravel()
         values, weights = _merged(values, weights, resolution)
         if values.size > MAX_ORDERS:
-            raise InputError(f"the shuffled orders give more than {MAX_ORDERS} distinct uses (l = {l}, T = {T})",
-                             "T", "shuffled_chain")
+            raise PointRefused(f"the shuffled orders give more than {MAX_ORDERS} distinct uses (l = {l}, T = {T})",
+                               "T", "shuffled_chain")
     return values, weights
 
 
@@ -161,6 +161,7 @@ register_family("shuffled_chain", shuffled_chain, cost="grid", run_kind="walk_1d
                           "by convolution over the epochs), discretised on a window, error by refinement",
                 setting=Setting(batches="shuffle", loss="any", constraint="none", init="fixed"),
                 source="shuffled batches (a fresh permutation every epoch), unconstrained",
-                searched={"curvature_sign": draw_curvature_sign, "offset": draw_offset})
+                searched={"curvature_sign": draw_curvature_sign, "offset": draw_offset},
+                example=dict(n=10, eta=0.1, sigma=1.0, T=5, Delta=1.0, b=5, m=0.5, curvature_sign=-1, cells=128))
 
 __all__ = ["order_law", "shuffled_chain"]

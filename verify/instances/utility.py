@@ -39,7 +39,7 @@ import math
 import numpy as np
 from scipy.special import log_ndtr
 
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.instances.chain import QuadraticRun, one_minus_power
 from verify.instances.grid import DENSE_MAX_CELLS, IntervalGrid, Mixture
 from verify.instances.instance import Instance, RunDescription
@@ -47,6 +47,7 @@ from verify.instances.registry import register_family
 from verify.logspace import logsumexp
 from verify.setting import Setting, loss_classes
 from verify.validate import choice, finite, integer, positive
+from verify.vocabulary import check_curvatures
 
 #: relative certified error below which the closed form (projection ignored) is used
 CERTIFIED = 1e-9
@@ -181,13 +182,13 @@ def excess_risk_1d(m: float, eta: float, sigma: float, T: int, R: float, x0: flo
             return RiskProfile(risk, error / risk if risk > 0 else math.inf, "closed_form")
     c = _grid_cells(eta, sigma, R, T, cells)
     if c is None:
-        raise InputError(f"the projection matters and the grid is beyond its budget ({_wanted(eta, sigma, R)} "
-                         f"cells, T = {T})", "D", where)
+        raise PointRefused(f"the projection matters and the grid is beyond its budget ({_wanted(eta, sigma, R)} "
+                           f"cells, T = {T})", "D", where)
     risk, error = grid_risk(m, eta, sigma, T, R, x0, v0, c)
     relative = error / risk if risk > 0 else math.inf
     if method == "auto" and relative > GRID_TOLERANCE:
-        raise InputError(f"the grid does not resolve the excess risk (refinement error {relative:.2g})", "cells",
-                         where)
+        raise PointRefused(f"the grid does not resolve the excess risk (refinement error {relative:.2g})", "cells",
+                           where)
     return RiskProfile(risk, relative, "grid")
 
 
@@ -232,9 +233,7 @@ def _risk_instance(where: str, name: str, eta, sigma, T, m, M, D, d, x0, method,
     if eta * m >= 1:  # (Lemma 6's eta <= m/(2M^2) gives eta m <= 1/2)
         raise InputError(f"need eta*m < 1, got {eta * m}", "eta", where)
     M = m if M is None else positive("M", M, where)
-    if M < m:
-        raise InputError(f"M is a smoothness constant of the curvature-m quadratic: need M >= m, got M={M}", "M",
-                         where)
+    check_curvatures(m, M, where)
     R = D / (2.0 * math.sqrt(d))  # half the side of the box
     v0 = eta * sigma ** 2 / m  # Chourasia et al. 2021, Lemma 5: 2 sigma_C^2 / lambda
     choice("method", method, ("auto", "closed_form", "grid"), where)
@@ -284,8 +283,7 @@ def _calibrated(where: str, n, m, M, L, d, alpha: float, eps_rdp: float, budget_
     M = positive("M", M, where)
     L = positive("L", L, where)
     d = integer("d", d, where, high=10 ** 6)
-    if M < m:
-        raise InputError(f"need M >= m, got M={M} < m={m}", "M", where)
+    check_curvatures(m, M, where)
     ratio = budget_ratio(n, d)
     if not ratio > 1:
         raise InputError(f"K* > 0 needs a budget ratio > 1 (n^2 eps' > alpha d), got {ratio:.4g}", "n", where)
@@ -293,7 +291,7 @@ def _calibrated(where: str, n, m, M, L, d, alpha: float, eps_rdp: float, budget_
     sigma_c2 = 4 * alpha * L ** 2 / (m * eps_rdp * n ** 2)
     K = 2 * M ** 2 / m ** 2 * math.log(ratio)
     if not K <= 1e15:
-        raise InputError(f"K* = {K:.3g} steps is beyond the references' range", "m", where)
+        raise PointRefused(f"K* = {K:.3g} steps is beyond the references' range", "m", where)
     K = max(math.ceil(K), 1)
     sigma = math.sqrt(2 * sigma_c2 / eta)
     return _risk_instance(where, name, eta, sigma, K, m, M, 2 * L / m, d, x0, method, cells,
@@ -348,11 +346,14 @@ EXACTNESS = ("closed form of the unprojected Gaussian chain with a certified bou
              "error; d identical independent coordinates")
 
 register_family("box_quadratic", box_quadratic, setting=SETTING, cost="closed_form", exactness=EXACTNESS,
-                run_kind="gaussian_chain", source="Chourasia et al. 2021, Lemma 6 (worst quadratic)")
+                run_kind="gaussian_chain", source="Chourasia et al. 2021, Lemma 6 (worst quadratic)",
+                example=dict(eta=0.1, sigma=1.0, T=5, m=0.5, D=2.0))
 register_family("chourasia_thm4_rdp", chourasia_thm4_rdp, setting=SETTING, cost="closed_form", exactness=EXACTNESS,
-                run_kind="gaussian_chain", source="Chourasia et al. 2021, Theorem 4, eq. (21)")
+                run_kind="gaussian_chain", source="Chourasia et al. 2021, Theorem 4, eq. (21)",
+                example=dict(n=1000, m=0.5, M=1.0, L=1.0, alpha=2.0, eps_rdp=1.0, init="gaussian"))
 register_family("chourasia_thm4_dp", chourasia_thm4_dp, setting=SETTING, cost="closed_form", exactness=EXACTNESS,
-                run_kind="gaussian_chain", source="Chourasia et al. 2021, Theorem 4, eq. (22)")
+                run_kind="gaussian_chain", source="Chourasia et al. 2021, Theorem 4, eq. (22)",
+                example=dict(n=1000, m=0.5, M=1.0, L=1.0, eps=1.0, delta=1e-05, init="gaussian"))
 
 __all__ = ["CERTIFIED", "RiskProfile", "box_quadratic", "chourasia_thm4_dp", "chourasia_thm4_rdp",
            "closed_form_risk", "excess_risk_1d", "grid_risk"]

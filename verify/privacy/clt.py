@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from verify import validate
-from verify.errors import InputError
+from verify.errors import PointRefused
 from verify.privacy.gaussian import _norm_cdf, _numeric, _result
 
 __all__ = ["clt_mu_poisson", "clt_mu_symmetric", "clt_mu_uniform"]
@@ -47,7 +47,7 @@ def clt_mu_poisson(q: ArrayLike, T: ArrayLike, z: ArrayLike) -> np.ndarray | flo
                              np.where(x > 1e-8, np.log(np.expm1(np.clip(x, 1e-8, 30.0))), log_x + x / 2.0))
         log_mu = np.log(q) + 0.5 * np.log(T) + 0.5 * log_expm1
     if (log_mu > _LOG_MAX).any():
-        raise InputError("z is too small: mu_CLT = q sqrt(T (e^{1/z^2} - 1)) overflows a float", "z")
+        raise PointRefused("z is too small: mu_CLT = q sqrt(T (e^{1/z^2} - 1)) overflows a float", "z")
     return _result(np.exp(log_mu))
 
 
@@ -83,7 +83,7 @@ def clt_mu_symmetric(p: ArrayLike, mu1: ArrayLike, T: ArrayLike) -> np.ndarray |
     with np.errstate(divide="ignore"):
         log_mu = 0.5 * np.log(2.0 * T) + np.log(p) + 0.5 * _log_F(mu1)
     if (log_mu > _LOG_MAX).any():
-        raise InputError("mu1 is too large: the symmetric CLT parameter overflows a float", "mu1")
+        raise PointRefused("mu1 is too large: the symmetric CLT parameter overflows a float", "mu1")
     return _result(np.exp(log_mu))
 
 
@@ -98,5 +98,5 @@ def clt_mu_uniform(p: ArrayLike, T: ArrayLike, z: ArrayLike) -> np.ndarray | flo
     with np.errstate(over="ignore"):
         mu1 = 1.0 / z
     if not np.isfinite(mu1).all():
-        raise InputError("z is too small: the per-step mu = 1/z overflows a float", "z")
+        raise PointRefused("z is too small: the per-step mu = 1/z overflows a float", "z")
     return clt_mu_symmetric(p, mu1, T)

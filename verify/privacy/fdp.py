@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from verify import validate
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.privacy.gaussian import (_norm_cdf, _norm_logsf, _norm_ppf, _norm_sf, _numeric, _result, gdp_log_delta,
                                      tradeoff_gaussian)
 
@@ -71,7 +71,7 @@ def _grid(grid: ArrayLike | int | None) -> np.ndarray:
         n = validate.integer("grid", grid, low=3)
         need = n * _BYTES_PER_GRID_POINT
         if need > _available_memory() // 2:  # estimate before allocating
-            raise InputError(
+            raise PointRefused(
                 f"grid={n} needs about {need / 2**30:.3g} GiB, more than half the free memory "
                 f"({_available_memory() / 2**30:.3g} GiB); use fewer points", "grid")
         return np.unique(np.concatenate([np.linspace(0.0, 1.0, n), np.logspace(-16, 0, n), 1.0 - np.logspace(-16, 0, n)]))

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from verify import validate
-from verify.errors import InputError
+from verify.errors import PointRefused
 from verify.lazy import OnFirstUse
 
 #: scipy.special, imported at its first use: a quarter of the registry's start-up, and list/show never call it
@@ -109,8 +109,8 @@ def _numeric(function=None, *, minus_inf: bool = False):
         bad = np.isnan(values) | (values == np.inf) | ((values == -np.inf) & (not minus_inf))
         if bad.any():
             first = next((n for n in inspect.signature(function).parameters if n != "self"), None)
-            raise InputError(f"{function.__name__}: no accurate finite value at these parameters (outside the "
-                             "range this computation resolves)", first)
+            raise PointRefused(f"{function.__name__}: no accurate finite value at these parameters (outside the "
+                               "range this computation resolves)", first)
         return out
 
     return checked
@@ -121,7 +121,7 @@ def _finite(compute, parameter: str, what: str):
     with np.errstate(over="ignore", invalid="ignore"):
         x = np.asarray(compute(), dtype=float)
     if not np.isfinite(x).all():
-        raise InputError(f"{parameter} is out of range: {what} exceeds the float range", parameter)
+        raise PointRefused(f"{parameter} is out of range: {what} exceeds the float range", parameter)
     return _result(x)
 
 
@@ -353,7 +353,7 @@ def gdp_eps(mu: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     with np.errstate(over="ignore"):
         hi = m * (m / 2.0 + _norm_isf(delta[need]))
     if not np.isfinite(hi).all():  # eps ~ mu^2/2 itself overflows
-        raise InputError(f"mu={m[~np.isfinite(hi)][0]:g} is too large: eps(delta) exceeds the float range", "mu")
+        raise PointRefused(f"mu={m[~np.isfinite(hi)][0]:g} is too large: eps(delta) exceeds the float range", "mu")
     x = 0.5 * (lo + hi)
     active = np.arange(m.size)  # only unconverged entries are iterated
     for _ in range(200):

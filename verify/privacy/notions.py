@@ -21,8 +21,9 @@ from typing import Any, Callable
 import numpy as np
 
 from verify.errors import InputError
-from verify.privacy.gaussian import _gdp_log_delta, gdp_delta, gdp_eps, gdp_log_delta, gdp_to_rdp
+from verify.privacy.gaussian import _gdp_log_delta, gdp_eps, gdp_log_delta, gdp_to_rdp
 from verify.privacy.rdp import rdp_to_dp_improved
+from verify.registry import Registry
 
 #: ``evaluate(at)`` returns a theorem's value at its notion parameter ``at`` (None for gdp)
 Evaluate = Callable[[Any], float]
@@ -88,28 +89,23 @@ class Notion:
         return np.asarray([getattr(result, self.parameter)], dtype=float)
 
 
-_NOTIONS: dict[str, Notion] = {}
+#: the registered notions by name, in registration order (read-only; register with :func:`register_notion`)
+NOTIONS: Registry[Notion] = Registry("notion")
 
 
-def register_notion(notion: Notion) -> Notion:
-    """Add ``notion`` to the registry (its name must be new)."""
-    if notion.name in _NOTIONS:
-        raise ValueError(f"notion {notion.name!r} is already registered")
-    _NOTIONS[notion.name] = notion
-    return notion
+def register_notion(notion: Notion, *, replace: bool = False) -> Notion:
+    """Add ``notion`` to the registry (a taken name needs ``replace=True``)."""
+    return NOTIONS.add(notion.name, notion, replace=replace, where="register_notion")
 
 
 def notion(name: str) -> Notion:
-    """The record of a registered notion; InputError naming the known ones otherwise."""
-    try:
-        return _NOTIONS[name]
-    except KeyError:
-        raise InputError(f"notion must be one of {tuple(_NOTIONS)}, got {name!r}", "notion") from None
+    """The record of a registered notion; InputError naming close matches and the known ones otherwise."""
+    return NOTIONS.lookup(name)
 
 
 def notions() -> tuple[Notion, ...]:
     """Every registered notion, in registration order."""
-    return tuple(_NOTIONS.values())
+    return tuple(NOTIONS.values())
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -25,9 +25,10 @@ from verify.errors import InputError
 from verify.privacy.clt import clt_mu_symmetric, clt_mu_uniform
 from verify.privacy.gaussian import gdp_delta, gdp_eps
 from verify.privacy.rdp import at22_S, rdp_to_dp_classical, rdp_to_dp_improved, sampled_gaussian_rdp
+from verify.registry import Registry
 
-#: every operator defined so far, by name (used by ``lambdify``)
-OPERATORS: dict[str, type["NumericOperator"]] = {}
+#: every operator defined so far, by name (used by ``lambdify``; read-only: define with :func:`numeric_operator`)
+OPERATORS: Registry[type["NumericOperator"]] = Registry("numeric operator", "name")
 
 
 class NumericOperator(sp.Function):
@@ -54,14 +55,15 @@ def numeric_operator(
     numeric: Callable[..., np.ndarray],
     arg_names: tuple[str, ...],
     description: str,
+    *,
+    replace: bool = False,
 ) -> type[NumericOperator]:
-    """Create (or return the existing) operator ``name`` evaluating ``numeric(*args)``.
+    """Create the operator ``name`` evaluating ``numeric(*args)`` (a taken name needs ``replace=True``: two
+    operators of one name would make a bound's meaning depend on which was defined first).
 
     ``numeric`` must broadcast over its arguments.  Wrap a scalar routine with
     :func:`vectorize` when it cannot.
     """
-    if name in OPERATORS:
-        return OPERATORS[name]
     cls = type(
         name,
         (NumericOperator,),
@@ -72,8 +74,7 @@ def numeric_operator(
             "description": description,
         },
     )
-    OPERATORS[name] = cls
-    return cls
+    return OPERATORS.add(name, cls, replace=replace, where="numeric_operator")
 
 
 def vectorize(scalar: Callable[..., float]) -> Callable[..., np.ndarray]:
@@ -348,7 +349,9 @@ def _sampled_gaussian_rdp(q, z, alpha, steps) -> np.ndarray:
     return np.asarray(sampled_gaussian_rdp(q, z, alpha, steps=steps, direction="max"), dtype=float)
 
 
-def _accountant_eps(q: float, z: float, steps: float, delta: float, orders: np.ndarray, method: str) -> float:
+def accountant_eps(q: float, z: float, steps: float, delta: float, orders: np.ndarray, method: str) -> float:
+    """eps(delta) of an RDP accountant of ``steps`` Poisson-subsampled Gaussian steps over the Rényi ``orders``,
+    converted by the ``method`` ("classical" or "improved")."""
     # the "remove" direction dominates (Mironov-Talwar-Zhang 2019; catalogue/bu2020.md §4), so it is the max
     curve = np.asarray(sampled_gaussian_rdp(q, z, orders, steps=steps, direction="remove"), dtype=float)
     convert = rdp_to_dp_classical if method == "classical" else rdp_to_dp_improved
@@ -358,17 +361,17 @@ def _accountant_eps(q: float, z: float, steps: float, delta: float, orders: np.n
 def _moments_accountant_eps(q: float, z: float, steps: float, delta: float) -> float:
     """eps(delta) of the moments accountant as Bu et al. 2020 used it (App. B.3): classical conversion
     over TensorFlow Privacy's order grid."""
-    return _accountant_eps(q, z, steps, delta, TF_PRIVACY_ORDERS, "classical")
+    return accountant_eps(q, z, steps, delta, TF_PRIVACY_ORDERS, "classical")
 
 
 def _rdp_accountant_eps_classical(q: float, z: float, steps: float, delta: float) -> float:
     """eps(delta) of T-fold Poisson-subsampled Gaussian RDP, classical conversion (Mironov 2017, Prop. 3)."""
-    return _accountant_eps(q, z, steps, delta, DENSE_ORDERS, "classical")
+    return accountant_eps(q, z, steps, delta, DENSE_ORDERS, "classical")
 
 
 def _rdp_accountant_eps_improved(q: float, z: float, steps: float, delta: float) -> float:
     """eps(delta) of T-fold Poisson-subsampled Gaussian RDP, improved conversion (Balle et al. 2020, Thm 21)."""
-    return _accountant_eps(q, z, steps, delta, DENSE_ORDERS, "improved")
+    return accountant_eps(q, z, steps, delta, DENSE_ORDERS, "improved")
 
 
 def _linear_rdp_eps_improved(rho: float, delta: float) -> float:

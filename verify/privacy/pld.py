@@ -50,7 +50,7 @@ from scipy.signal import lfilter
 
 from verify import validate
 from verify.cache import BoundedCache
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.privacy.fdp import _inverse_amplification, subsampled_gaussian_delta
 from verify.privacy.gaussian import _numeric, _result, gdp_delta_terms, gdp_eps, gdp_log_delta
 
@@ -246,13 +246,13 @@ def _one_step(p: float, mu: float, adjacency: str, h: float) -> _pld.PrivacyLoss
     return CACHE.get(("step", p, mu, adjacency, h), build)
 
 
-def _too_large(mu: float, h: float, span: float) -> InputError:
+def _too_large(mu: float, h: float, span: float) -> PointRefused:
     coarsest = 2.0 * span / _MAX_GRID  # an interval with which the grid would fit
     if coarsest <= 0.1:
-        return InputError(
+        return PointRefused(
             f"value_discretization_interval={h:g} is too fine for mu={mu:g}: the privacy loss spans "
             f"+-{span:.4g}; use an interval >= {coarsest:.2g}", "value_discretization_interval")
-    return InputError(
+    return PointRefused(
         f"mu={mu:g} is too large (the noise is too small) for an exact PLD: the privacy loss spans +-{span:.4g}",
         "mu")
 
@@ -398,7 +398,7 @@ def _composed(p: float, mu: float, T: int, adjacency: str, h: float) -> "_Curves
     def build():
         peak = _composition_peak(p, mu, T, adjacency, h)
         if peak > BUILD_BYTES:
-            raise InputError(
+            raise PointRefused(
                 f"T={T} steps of mu={mu:g}, p={p:g} at value_discretization_interval={h:g} would need about "
                 f"{peak / 2**30:.2g} GiB to compose exactly (limit {BUILD_BYTES / 2**30:.2g} GiB); use fewer "
                 f"steps or a coarser interval", "T")
@@ -627,8 +627,8 @@ class Composition:
             )
         points = _pld_points(self._pld) + _pld_points(other._pld)
         if _FFT_BYTES_PER_POINT * points > BUILD_BYTES:
-            raise InputError(f"composing PLDs of {points} points in all would need more than "
-                             f"{BUILD_BYTES / 2**30:.2g} GiB", "other")
+            raise PointRefused(f"composing PLDs of {points} points in all would need more than "
+                               f"{BUILD_BYTES / 2**30:.2g} GiB", "other")
         return Composition(self._pld.compose(other._pld), self.interval, f"{self.description} ⊗ {other.description}")
 
     # ---- queries ------------------------------------------------------------------------------------
@@ -674,7 +674,8 @@ class Composition:
         curves = self._hockey_sticks()
         out = np.maximum.reduce([c.eps(delta.ravel()) for c in curves])
         if not np.isfinite(out).all():
-            raise InputError(f"delta={delta.ravel()[~np.isfinite(out)][0]!r} is below the PLD's infinity mass; no finite eps", "delta")
+            raise PointRefused(f"delta={delta.ravel()[~np.isfinite(out)][0]!r} is below the PLD's infinity mass; no "
+                               "finite eps", "delta")
         return _result(out.reshape(delta.shape))
 
     @_numeric

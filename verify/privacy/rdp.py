@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from verify import validate
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.lazy import OnFirstUse
 from verify.logspace import logsumexp
 from verify.privacy.gaussian import _norm_logcdf, _numeric, _result
@@ -340,7 +340,7 @@ def _panels(lo: float, hi: float, centres: tuple[float, ...], sigma: float) -> t
     """
     width = sigma / 2.0
     if not np.isfinite((hi - lo) / width):
-        raise InputError(f"sigma={sigma:g} is too small for this order: the quadrature cannot resolve it", "sigma")
+        raise PointRefused(f"sigma={sigma:g} is too small for this order: the quadrature cannot resolve it", "sigma")
     if (hi - lo) / width <= _MAX_PANELS:
         n_panels = int(max(np.ceil((hi - lo) / width), 8))
         edges = np.linspace(lo, hi, n_panels + 1)
@@ -410,7 +410,7 @@ def _log_quadrature_excess(q: float, sigma: float, lam: float) -> float:
     left, right = _panels(lo, hi, centres, sigma)
     terms, _ = _log_terms(left, right, np.zeros(left.size, dtype=np.intp), qa, sa, la)
     if np.isnan(terms).any() or np.isposinf(terms).any():
-        raise InputError(
+        raise PointRefused(
             f"alpha={1.0 + lam if lam < 0 else lam:g}, sigma={sigma:g}, q={q:g}: outside the range where the "
             "Rényi divergence of the sampled Gaussian is computed accurately", "alpha")
     top = float(np.max(terms))
@@ -567,7 +567,7 @@ def sampled_gaussian_rdp(
         out = values[inverse.ravel()].reshape(q.shape) * steps
     if not np.isfinite(out).all():
         i = int(np.flatnonzero(~np.isfinite(out.ravel()))[0])
-        raise InputError(
+        raise PointRefused(
             f"sigma={np.broadcast_to(sigma, out.shape).ravel()[i]:g} is too small for "
             f"alpha={np.broadcast_to(alpha, out.shape).ravel()[i]:g}: the Rényi divergence exceeds the float range",
             "sigma")
@@ -641,5 +641,5 @@ def at22_alpha_star(q: ArrayLike, sigma: ArrayLike) -> np.ndarray | float:
     with np.errstate(over="ignore"):
         alpha_star = 1.0 + np.exp(lo)
     if not np.isfinite(alpha_star[feasible_lo]).all():
-        raise InputError("sigma is too large: alpha*(q, sigma) exceeds the float range", "sigma")
+        raise PointRefused("sigma is too large: alpha*(q, sigma) exceeds the float range", "sigma")
     return _result(np.where(feasible_lo, alpha_star, 1.0))

@@ -25,6 +25,7 @@ from verify.instances import FAMILIES, Family
 from verify.privacy.gaussian import tradeoff_gaussian
 from verify.privacy.notions import Notion, notion
 from verify.report import figures as fig
+from verify.report.frontpage import errata_rows, ratio_reading, verdict_status
 from verify.report.reproduce import checklist, convert, figure_series, human_reason, reproduce_table, theorem_params
 from verify.setting import ALGORITHM_IMPLIES
 from verify.theorem import Theorem
@@ -717,8 +718,6 @@ def errata_section(records: list[Theorem], verdicts: Mapping[str, Mapping], tabl
     """The errata table (:func:`verify.report.frontpage.errata_rows`): every distinct erratum of the selected
     theorems with where, as printed, corrected, how detected, the numbers and replay lines; then the
     software's own findings (printed cells that do not reproduce, approximations that under-state)."""
-    from verify.report.frontpage import errata_rows  # frontpage reads this module's slug: imported late
-
     return errata_rows(records, verdicts, tables)
 
 
@@ -759,8 +758,6 @@ def summary_rows(sections: list[dict]) -> list[dict]:
     """One row per theorem; ``ratio``/``ratio_label`` say the tightness per relation (an upper bound's
     largest exact/bound, a lower bound's bound/exact) and ``status`` the verdict in words (a wrong printed
     table whose guarantee held is not an unsound guarantee)."""
-    from verify.report.frontpage import ratio_reading, verdict_status
-
     rows = []
     for s in sections:
         v = s["verdict"]

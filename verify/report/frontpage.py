@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from theorems.findings import TABLE_NOTES
 from theorems.tables import TABLES
 from verify.check.certify import replay_line
-from verify.check.evidence import ScalingCounterexample, Witness, counterexample_from_json
+from verify.check.evidence import ScalingCounterexample, StepOutcome, Witness, counterexample_from_json
 from verify.check.verdict import Obligation
 from verify.theorem import Theorem
 
@@ -105,7 +105,8 @@ def verdict_status(section: Mapping) -> str:
 
 def paper_rollup(report: Mapping) -> list[dict]:
     """Per paper: the verdict counts (violations expected of "as printed" records apart), instances the
-    soundness search compared, the regime cells it visited, and the mutation score of its theorems."""
+    soundness search compared, the regime cells it visited, the mutation score of its theorems, and its errata:
+    confirmed by a software check, notation only, unchecked, and the findings no paper lists."""
     by_paper: dict[str, dict] = {}
     killed: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     paper_of = {s["id"]: s["paper"] for s in report["theorems"]}
@@ -130,11 +131,18 @@ def paper_rollup(report: Mapping) -> list[dict]:
             row["instances"] += getattr(data, "examples", 0) or 0
             row["cells"] |= set(getattr(data, "cells", None) or ())
             row["families"] |= set(getattr(data, "families", None) or ())
+    errata: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for e in report.get("errata", ()):
+        errata[e.get("paper", "")][e.get("status", "unchecked")] += 1
     out = []
     for paper, row in by_paper.items():
         k, n = killed.get(paper, (0, 0))
+        counts = errata.get(paper, {})
         out.append({**row, "cells": len(row["cells"]), "families": len(row["families"]),
-                    "mutation": f"{k}/{n}" if n else "—"})
+                    "mutation": f"{k}/{n}" if n else "—", "errata_confirmed": counts.get("confirmed", 0),
+                    "errata_notation": counts.get("notation", 0),
+                    "errata_unchecked": counts.get("unchecked", 0) + counts.get("not confirmed", 0),
+                    "findings": counts.get("finding", 0)})
     return out
 
 
@@ -310,6 +318,14 @@ def _erratum_row(theorem: Theorem, e, verdicts: Mapping[str, Mapping], explained
     elif e.variant:
         detected.append(f"{e.variant} not in this run")
         evidence.append({"kind": "variant not checked", "detail": f"{e.variant} is not in this run"})
+    if e.step:
+        found = _step_detection(theorem.id, e.step, verdicts)
+        detected.append(found["detected"])
+        numbers += found["numbers"]
+        replay += found["replay"]
+        evidence += found["evidence"]
+    if e.notation:
+        detected.append(f"notation only: {e.notation}")
     related = {theorem.id, *(x.id for x in theorem.variants), *([theorem.printed_of] if theorem.printed_of else [])}
     mine = [m for tid in sorted(related) for m in explained.get(tid, [])]
     if mine:
@@ -319,11 +335,51 @@ def _erratum_row(theorem: Theorem, e, verdicts: Mapping[str, Mapping], explained
         evidence += [{"kind": "table mismatch", "detail": {k: m[k] for k in ("table", "label", "row", "column",
                                                                              "printed", "computed")}}
                      for m in mine]
+    said = "; ".join(dict.fromkeys(detected)) or "catalogue only: not checked"
     return {"theorem": theorem.id, "record": e.variant or theorem.id, "records": [theorem.id], "origin": "paper",
             "paper": theorem.source.paper, "location": theorem.source.statement, "printed": e.text,
-            "corrected": e.evidence, "text": e.text, "variant": e.variant,
-            "detected": "; ".join(dict.fromkeys(detected)) or "catalogue only: not checked",
+            "corrected": e.evidence, "text": e.text, "variant": e.variant, "step": e.step,
+            "detected": said, "status": _row_status(said, e),
             "numbers": numbers, "replay": list(dict.fromkeys(replay)), "evidence": evidence, "_cells": mine}
+
+
+def _row_status(detected: str, e) -> str:
+    """An erratum row's standing: "confirmed" by a software check, "notation" (no mathematical content to
+    check), "not confirmed" (a check ran and did not find it) or "unchecked"."""
+    if e.notation:
+        return "notation"
+    if detected.startswith("catalogue only"):
+        return "unchecked"
+    if "not caught" in detected or "NOT confirmed" in detected or "not in this run" in detected:
+        return "not confirmed"
+    return "confirmed"
+
+
+def step_outcomes(verdict: Mapping | None) -> list[StepOutcome]:
+    """The decided proof steps of a verdict (its ``proof`` obligation), in the record's order."""
+    for o in _obligations(verdict or {}):
+        if o["name"] == "proof" and o.get("data"):
+            return list(Obligation.from_json(o).data.steps)
+    return []
+
+
+def _step_detection(theorem_id: str, step_id: str, verdicts: Mapping[str, Mapping]) -> dict:
+    """How the proof step ``step_id`` of ``theorem_id`` detects an erratum: in words, its numbers, its replay."""
+    outcome = next((s for s in step_outcomes(verdicts.get(theorem_id)) if s.step == step_id), None)
+    if outcome is None:
+        return {"detected": f"proof step {step_id} not in this run", "numbers": [], "replay": [],
+                "evidence": [{"kind": "step not checked", "detail": f"{theorem_id} --step {step_id}"}]}
+    numbers = ([f"as printed: {outcome.printed.detail}"] if outcome.printed is not None else []) \
+        + [f"corrected: {outcome.corrected.detail}"]
+    if not outcome.as_expected:
+        said = f"proof step {step_id} ({outcome.kind}): NOT confirmed"
+    elif outcome.expected == "loose":
+        said = (f"proof step {step_id} ({outcome.kind}): both readings hold; the printed one is weaker"
+                + (f" (printed/corrected >= {g(outcome.ratio, 4)})" if outcome.ratio is not None else ""))
+    else:
+        said = f"proof step {step_id} ({outcome.kind} check): fails as printed, holds corrected"
+    return {"detected": said, "numbers": numbers, "replay": [outcome.replay] if outcome.replay else [],
+            "evidence": [{"kind": "proof step", "detail": outcome.to_json()}]}
 
 
 def _software_findings(records: list[Theorem], verdicts: Mapping[str, Mapping], tables: list[dict],
@@ -336,6 +392,7 @@ def _software_findings(records: list[Theorem], verdicts: Mapping[str, Mapping], 
         row = _understatement(t, verdicts.get(t.id))
         if row is not None:
             out.append(row)
+        out += _step_findings(t, verdicts.get(t.id))
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for m in unexplained:
         groups[(m["table"], m["key"])].append(m)
@@ -343,7 +400,8 @@ def _software_findings(records: list[Theorem], verdicts: Mapping[str, Mapping], 
     for (table, key), ms in groups.items():
         note = next((notes[(table, m["row"], key)] for m in ms if (table, m["row"], key) in notes), None)
         out.append({"theorem": ms[0]["theorem"], "record": ms[0]["theorem"], "records": [ms[0]["theorem"]],
-                    "origin": "software", "paper": ms[0]["paper"], "location": f"{ms[0]['label']}, column {ms[0]['column']}",
+                    "origin": "software", "status": "finding", "paper": ms[0]["paper"],
+                    "location": f"{ms[0]['label']}, column {ms[0]['column']}",
                     "printed": ", ".join(f"{g(m['printed'])} ({m['row']})" for m in ms),
                     "corrected": note.text if note else "computed: " + ", ".join(g(m["computed"], 5) for m in ms),
                     "text": f"printed {ms[0]['label']} values that do not reproduce", "variant": None,
@@ -360,7 +418,8 @@ def _software_findings(records: list[Theorem], verdicts: Mapping[str, Mapping], 
         column = next(c for c in t["columns"] if c["key"] == n.column)
         ok = cell["status"] == "match"
         out.append({"theorem": column["theorem"], "record": column["theorem"], "records": [column["theorem"]],
-                    "origin": "software", "paper": t["paper"], "location": f"{t['label']}, {row['label']}, {column['label']}",
+                    "origin": "software", "status": "finding", "paper": t["paper"],
+                    "location": f"{t['label']}, {row['label']}, {column['label']}",
                     "printed": g(cell.get("printed")), "corrected": n.text if ok else "not confirmed in this run",
                     "text": n.text, "variant": None,
                     "detected": "table reproduction: " + ("the printed value is correct" if ok else
@@ -369,6 +428,23 @@ def _software_findings(records: list[Theorem], verdicts: Mapping[str, Mapping], 
                     "replay": [r for r in [_cell_replay(next((s for s in TABLES if s.id == t["id"]), None), row, column)]
                                if r],
                     "evidence": [{"kind": "table match" if ok else "table cell", "detail": n.text}]})
+    return out
+
+
+def _step_findings(theorem: Theorem, verdict: Mapping | None) -> list[dict]:
+    """Proof steps that fail where the record says they hold (a corrected reading, or a step printed as it
+    holds): errors no paper or catalogue lists."""
+    out = []
+    for s in step_outcomes(verdict):
+        if s.corrected.holds:
+            continue
+        out.append({"theorem": theorem.id, "record": theorem.id, "records": [theorem.id], "origin": "software",
+                    "paper": theorem.source.paper, "location": s.where, "step": s.step,
+                    "printed": f"proof step {s.step}", "corrected": "(none: the step fails as the record reads it)",
+                    "text": f"proof step {s.step} of {theorem.id} fails", "variant": None,
+                    "detected": f"proof step {s.step} ({s.kind} check)", "status": "finding",
+                    "numbers": [s.corrected.detail], "replay": [s.replay] if s.replay else [],
+                    "evidence": [{"kind": "proof step", "detail": s.to_json()}]})
     return out
 
 
@@ -397,7 +473,7 @@ def _understatement(theorem: Theorem, verdict: Mapping | None) -> dict | None:
             replay.append(eval_line(theorem.id, {**{k: x for k, x in worst.parameters.items() if k != "delta"},
                                                  "delta": worst.delta}))
         return {"theorem": theorem.id, "record": theorem.id, "records": [theorem.id], "origin": "software",
-                "paper": theorem.source.paper, "location": theorem.source.statement,
+                "status": "finding", "paper": theorem.source.paper, "location": theorem.source.statement,
                 "printed": f"{theorem.title} (an approximation the paper uses as the privacy guarantee)",
                 "corrected": "the exact composition is larger: the approximation under-states the privacy loss "
                              "where its error is negative", "text": o["detail"], "variant": None,

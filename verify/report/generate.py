@@ -16,10 +16,11 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Mapping
 
 import theorems
-from verify.check.engine import check_theorem, profile, summary
+from verify.check.engine import check_theorem, search_effort, summary
 from verify.check.mutation import self_test
 from verify.check.parallel import map_jobs
 from verify.check.verdict import Obligation, Verdict, decide
@@ -150,11 +151,78 @@ def _replace_own_files(target: Path, new: Path, names: list[str]) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
-def theorem_job(theorem_id: str, profile_name: str, seed: int) -> tuple:
-    """Check one theorem and draw its section: (Verdict, section, figure SVGs, captions, formula SVGs)."""
+@dataclass(frozen=True)
+class TheoremResult:
+    """One theorem's part of the report: its verdict, its section, its figures (SVG and caption by file) and
+    its formulas (MathML by key, None where a formula could not be converted)."""
+
+    verdict: Verdict
+    section: dict
+    svgs: dict[str, str]
+    captions: dict[str, str]
+    formulas: dict[str, str | None]
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict.to_json(), "section": self.section, "svgs": self.svgs,
+                "captions": self.captions, "formulas": self.formulas}
+
+    @classmethod
+    def from_json(cls, entry: Mapping) -> "TheoremResult":
+        return cls(Verdict.from_json(entry["verdict"]), entry["section"], entry["svgs"], entry["captions"],
+                   entry["formulas"])
+
+
+@dataclass(frozen=True)
+class ReproductionResult:
+    """The papers' tables and figures reproduced: the report's data, figure SVGs and captions by file."""
+
+    data: dict
+    svgs: dict[str, str]
+    captions: dict[str, str]
+
+    def to_json(self) -> dict:
+        return {"data": self.data, "svgs": self.svgs, "captions": self.captions}
+
+    @classmethod
+    def from_json(cls, entry: Mapping) -> "ReproductionResult":
+        return cls(entry["data"], entry["svgs"], entry["captions"])
+
+
+@dataclass(frozen=True)
+class TheoremJob:
+    """Check one theorem and draw its section (:func:`theorem_job`)."""
+
+    theorem_id: str
+    profile_name: str
+    seed: int
+
+    def __call__(self) -> TheoremResult:
+        return theorem_job(self.theorem_id, self.profile_name, self.seed)
+
+    def label(self) -> str:
+        return self.theorem_id
+
+
+@dataclass(frozen=True)
+class ReproductionJob:
+    """Reproduce the papers' tables and figures (:func:`reproduction_job`)."""
+
+    profile_name: str
+    seed: int
+    papers: tuple[str, ...] | None
+
+    def __call__(self) -> ReproductionResult:
+        return reproduction_job(self.profile_name, self.seed, self.papers)
+
+    def label(self) -> str:
+        return "tables and figures"
+
+
+def theorem_job(theorem_id: str, profile_name: str, seed: int) -> TheoremResult:
+    """Check one theorem and draw its section."""
     theorem = theorems.get(theorem_id)
     try:
-        verdict = check_theorem(theorem, theorems.get, profile(profile_name), seed)
+        verdict = check_theorem(theorem, theorems.get, search_effort(profile_name), seed)
     except Exception as exc:  # noqa: BLE001 - a piece of the engine not in place yet: a gap, never a crash
         verdict = decide(theorem, [Obligation("internal-error", "inconclusive", _one_line(exc))])
     figures = build.Figures()
@@ -168,35 +236,24 @@ def theorem_job(theorem_id: str, profile_name: str, seed: int) -> tuple:
     section["bound"] = {**section["bound"], "latex": bound_latex(theorem.bound)}  # operator names intact
     formulas = {f"{theorem.id}#bound": bound_mathml(theorem.bound),
                 f"{theorem.id}#paper": latex_mathml(theorem.paper_form) if theorem.paper_form else None}
-    return verdict, section, figures.svg, figures.captions, formulas
-
-
-def _theorem_to_json(result: tuple) -> dict:
-    verdict, section, svgs, captions, formulas = result
-    return {"verdict": verdict.to_json(), "section": section, "svgs": svgs, "captions": captions,
-            "formulas": formulas}
-
-
-def _theorem_from_json(entry: dict) -> tuple:
-    return (Verdict.from_json(entry["verdict"]), entry["section"], entry["svgs"], entry["captions"],
-            entry["formulas"])
+    return TheoremResult(verdict, section, figures.svg, figures.captions, formulas)
 
 
 def _one_line(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
 
 
-def reproduction_job(profile_name: str, seed: int, papers: tuple[str, ...] | None) -> tuple:
-    """The papers' tables and figures reproduced: (data, figure SVGs, captions)."""
+def reproduction_job(profile_name: str, seed: int, papers: tuple[str, ...] | None) -> ReproductionResult:
+    """The papers' tables and figures reproduced."""
     figures = build.Figures()
     data = build.reproduction(build.Options(profile=profile_name, seed=seed), figures,
                               papers=set(papers) if papers is not None else None)
-    return data, figures.svg, figures.captions
+    return ReproductionResult(data, figures.svg, figures.captions)
 
 
-def _job(kind: str, *args) -> tuple:
+def _run(job: TheoremJob | ReproductionJob) -> TheoremResult | ReproductionResult:
     """One unit of work of the pool (a module-level function: picklable)."""
-    return reproduction_job(*args) if kind == "reproduction" else theorem_job(*args)
+    return job()
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -218,54 +275,52 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
     ids = [t.id for t in records]
     papers = tuple(sorted(reproduce_papers)) if reproduce_papers is not None else None
     keys = _cache_keys(records, profile_name, seed, papers) if cache is not None else {}
-    by_id: dict[str, tuple] = {}
-    repro_result = None
+    by_id: dict[str, TheoremResult] = {}
+    repro_result: ReproductionResult | None = None
     if cache is not None:
         for tid in ids:
             entry = cache.get(keys[tid])
             if entry is not None:
-                by_id[tid] = _theorem_from_json(entry)
+                by_id[tid] = TheoremResult.from_json(entry)
                 if progress is not None:
                     progress(tid)
         entry = cache.get(keys["reproduction"])
         if entry is not None:
-            repro_result = (entry["data"], entry["svgs"], entry["captions"])
+            repro_result = ReproductionResult.from_json(entry)
             if progress is not None:
                 progress("tables and figures")
     todo = [t for t in records if t.id not in by_id]
-    repro = [("reproduction", profile_name, seed, papers)] if repro_result is None else []
+    repro = [ReproductionJob(profile_name, seed, papers)] if repro_result is None else []
     if jobs <= 1:
-        work = repro + [("theorem", t.id, profile_name, seed) for t in todo]
+        work = repro + [TheoremJob(t.id, profile_name, seed) for t in todo]
     else:  # longest first (numerical compositions, then other operators): a better spread over the workers
-        order = [("theorem", t.id, profile_name, seed) for t in sorted(todo, key=_expected_cost)]
+        order = [TheoremJob(t.id, profile_name, seed) for t in sorted(todo, key=_expected_cost)]
         work = order[:jobs] + repro + order[jobs:]
 
     def done(index: int, _) -> None:
         if progress is not None:
-            progress("tables and figures" if work[index][0] == "reproduction" else work[index][1])
+            progress(work[index].label())
 
-    results = map_jobs(_job, work, jobs, done)
+    results = map_jobs(_run, [(job,) for job in work], jobs, done)
     for job, result in zip(work, results):
-        if job[0] == "theorem":
-            by_id[job[1]] = result
-            if cache is not None:
-                cache.put(keys[job[1]], _theorem_to_json(result))
+        key = keys.get(job.theorem_id if isinstance(job, TheoremJob) else "reproduction")
+        if isinstance(job, TheoremJob):
+            by_id[job.theorem_id] = result
         else:
             repro_result = result
-            if cache is not None:
-                data, svgs, captions = result
-                cache.put(keys["reproduction"], {"data": data, "svgs": svgs, "captions": captions})
-    repro_data, rsvg, rcap = repro_result
+        if cache is not None:
+            cache.put(key, result.to_json())
     figures = build.Figures()
     formulas: dict[str, str] = {}
     sections, verdicts = [], []
     for tid in ids:
-        verdict, section, fsvg, fcap, forms = by_id[tid]
-        verdicts.append(verdict)
-        sections.append(section)
-        figures.update(fsvg, fcap)
-        formulas.update({k: v for k, v in forms.items() if v})
-    figures.update(rsvg, rcap)
+        result = by_id[tid]
+        verdicts.append(result.verdict)
+        sections.append(result.section)
+        figures.update(result.svgs, result.captions)
+        formulas.update({k: v for k, v in result.formulas.items() if v})
+    figures.update(repro_result.svgs, repro_result.captions)
+    repro_data = repro_result.data
     verdict_by_id = {s["id"]: s["verdict"] for s in sections}
     mutation = _mutation(verdicts, profile_name, seed, jobs, cache, keys)
     report = {
@@ -349,5 +404,6 @@ def _gaps(sections: list[dict], repro: dict) -> list[str]:
     return gaps
 
 
-__all__ = ["DEFAULT_OUT", "MARKER", "check_output_dir", "generate", "reproduction_job", "theorem_job",
+__all__ = ["DEFAULT_OUT", "MARKER", "ReproductionJob", "ReproductionResult", "TheoremJob", "TheoremResult",
+           "check_output_dir", "generate", "reproduction_job", "theorem_job",
            "write_report"]

@@ -23,10 +23,9 @@ import functools
 import hashlib
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from verify.cache import ResultCache, digest_sources
-from verify.errors import InputError
 from verify.theorem import Theorem
 
 #: default cache folder, relative to the current directory (never outside it)

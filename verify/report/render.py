@@ -1,22 +1,24 @@
-"""Markdown and HTML renderings of a report dict (``verify.report.build``).
+"""The report's sections (a report dict of ``verify.report.build``) as blocks of the section model
+(:mod:`verify.report.page`), and the two pages the writers make of them.
 
 ``report.md`` renders on a code-hosting site (GitHub math ``$$...$$``, figures as relative links into
 ``figures/``); ``report.html`` is one self-contained file: inline CSS, figures as inline SVG, formulas as
 MathML (:mod:`verify.report.mathml`), no script and no external URL.  It opens with the front page
 (:mod:`verify.report.frontpage`): per-paper roll-up, errata table, violations with replay lines, the
 reproduction checklist; then the summary, one section per theorem, the reproduced tables and figures.
+Each section is built once; :func:`markdown` and :func:`html_page` only lay the blocks out.
 """
 
 from __future__ import annotations
 
-import html
 import math
-import re
-from typing import Callable, Mapping
-
+from typing import Mapping
 
 from verify.report import frontpage
+from verify.report import page as pg
 from verify.report.build import slug
+from verify.report.page import BR, Block, Bullets, Cell, Figure, Formula, Group, Heading, Item, Paragraph, Table
+from verify.report.page import code, coloured, em, link, strong
 
 VERDICT_MARK = {"verified": "✅", "violated": "❌", "approximate": "≈", "inconclusive": "❔", "ill-formed": "⚠",
                 "missing": "—"}
@@ -56,22 +58,40 @@ def cell_text(cell: Mapping, digits: int) -> tuple[str, str]:
     return f"{printed} ≠ {computed}", status
 
 
+
 # ---------------------------------------------------------------------------------------------------
-# Markdown
+# the pages
 # ---------------------------------------------------------------------------------------------------
 
 
-def _md_escape(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def sections(report: Mapping) -> list[Block]:
+    """Every section of the report, in page order."""
+    blocks: list[Block] = []
+    for part in (header, front, errata, violations, checklist, summary, theorem_sections, reproduction, gaps):
+        blocks += part(report)
+    return blocks
 
 
 def markdown(report: Mapping) -> str:
-    """The report as Markdown: header, summary, one section per theorem, errata, reproduction, gaps."""
-    out: list[str] = []
-    for part in (_md_header, _md_front, _md_errata, _md_violations, _md_checklist, _md_summary, _md_theorems,
-                 _md_reproduction, _md_gaps):
-        part(report, out.append)
-    return "\n".join(out)
+    """The report as Markdown."""
+    return pg.markdown(sections(report))
+
+
+def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str]) -> str:
+    """The report as one self-contained HTML page: figures inline as SVG, formulas as MathML (the browser's
+    own rendering: no script, no font, no external URL)."""
+    head = ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>Tightness report</title>\n<style>{CSS}</style></head><body>")
+    return head + "\n" + pg.html_blocks(sections(report), figure_svgs, formulas) + "\n</body></html>\n"
+
+
+# ---------------------------------------------------------------------------------------------------
+# sections
+# ---------------------------------------------------------------------------------------------------
+
+NAV = (("front", "At a glance"), ("errata", "Errata"), ("violations", "Violations"), ("checklist", "Checklist"),
+       ("summary", "Summary"), ("theorems", "Theorems"), ("reproduction", "Reproduction"), ("gaps", "Gaps"))
 
 
 def _mutation_lines(report: Mapping) -> list[str]:
@@ -82,33 +102,71 @@ def _mutation_lines(report: Mapping) -> list[str]:
     return [meta["mutation"]] + [f"mutant survived: {line}" for line in meta.get("mutation_survivors", [])]
 
 
-def _md_header(report: Mapping, w: Callable[[str], None]) -> None:
-    """Title and what the run was."""
+def header(report: Mapping) -> list[Block]:
+    """Title, what the run was, the mutation score, the way around."""
     meta = report["meta"]
-    w("# Tightness report")
-    w("")
-    w(f"Profile `{meta['profile']}`, seed {meta['seed']}" + (f", only `{meta['only']}`" if meta.get("only") else "")
-      + f": {len(report['theorems'])} theorems. Verdicts: "
-      + ", ".join(f"{k} {n}" for k, n in sorted(meta["counts"].items())) + ".")
-    w("")
-    for line in _mutation_lines(report):
-        w(_md_escape(line) + "  ")
-    w("")
-    w("Also as [HTML](report.html) (self-contained) and [JSON](report.json).")
-    w("")
+    run = ["Profile ", code(meta["profile"]), f", seed {meta['seed']}"]
+    if meta.get("only"):
+        run += [", only ", code(meta["only"])]
+    run.append(f": {len(report['theorems'])} theorems. Verdicts: ")
+    for i, (k, n) in enumerate(sorted(meta["counts"].items())):
+        run += [", " if i else "", coloured(f"{k} {n}", k)]
+    run.append(".")
+    blocks: list[Block] = [Heading(1, ["Tightness report"]), Paragraph(run)]
+    lines = _mutation_lines(report)
+    if lines:
+        text: list = []
+        for i, line in enumerate(lines):
+            text += [BR, line] if i else [line]
+        blocks.append(Paragraph(text, cls="mutation"))
+    blocks.append(Paragraph(["Also as ", pg.Span("HTML", href="report.html"), " (self-contained) and ",
+                             pg.Span("JSON", href="report.json"), "."], only="md"))
+    nav: list = []
+    for i, (anchor, label) in enumerate(NAV):
+        nav += [" · " if i else "", link(label, anchor)]
+    blocks.append(Paragraph(nav, only="html"))
+    return blocks
 
 
-def _md_summary(report: Mapping, w: Callable[[str], None]) -> None:
-    """One line per theorem: verdict in words, the ratio said per relation, where it beats composition."""
-    w("")
-    w("## Summary")
-    w("")
-    w("| theorem | paper | notion | verdict | worst ratio (<= 1 is sound) | beats the composition baseline |")
-    w("|---|---|---|---|---|---|")
+def front(report: Mapping) -> list[Block]:
+    """Per paper: verdicts, the search's coverage, the mutation score."""
+    header_ = [Cell([h]) for h in ("paper", "theorems", "verified", "violated (as printed / unexpected)",
+                                   "approximate", "inconclusive", "instances compared", "regime cells",
+                                   "mutants killed", "errata confirmed by software", "notation only",
+                                   "errata unchecked", "findings no paper lists")]
+    rows = []
+    for r in frontpage.paper_rollup(report):
+        unexpected = r["violated"] - r["violated_expected"]
+        rows.append([Cell([r["name"]]), Cell([str(r["theorems"])]), Cell([str(r["verified"])], "verified"),
+                     Cell([f"{r['violated']} ({r['violated_expected']} / {unexpected})"],
+                          "violated" if unexpected else ""),
+                     Cell([str(r["approximate"])], "approximate"), Cell([str(r["inconclusive"])], "inconclusive"),
+                     Cell([str(r["instances"])]), Cell([str(r["cells"])]), Cell([str(r["mutation"])]),
+                     Cell([str(r["errata_confirmed"])], "verified"), Cell([str(r["errata_notation"])]),
+                     Cell([str(r["errata_unchecked"])], "inconclusive" if r["errata_unchecked"] else ""),
+                     Cell([str(r["findings"])])])
+    note = ("Instances compared: exact references the soundness search compared the bounds with; regime cells: "
+            "distinct regimes of the theorems' own coordinates it visited; mutants killed: deliberately wrong "
+            "copies of the verified theorems that the search showed unsound; errata confirmed by software: errata "
+            "a check of this tool detects (a record, a table cell, a proof step), each with its replay line; "
+            "notation only: errata with no mathematical content to check (a misnamed symbol in prose).")
+    return [Heading(2, ["At a glance"], "front"), Table(header_, rows), Paragraph([note], small=True)]
+
+
+def summary(report: Mapping) -> list[Block]:
+    """One row per theorem: verdict in words, the ratio said per relation, where it beats composition."""
+    ratio = Cell(["worst ratio (<= 1 is sound)"],
+                 title="upper bounds: largest exact/bound; lower bounds: bound/exact where the bound is loosest")
+    header_ = [Cell(["theorem"]), Cell(["paper"]), Cell(["notion"]), Cell(["verdict"]), ratio,
+               Cell(["beats the composition baseline"])]
+    rows = []
     for r in report["summary"]:
-        verdict = f"{VERDICT_MARK.get(r['verdict'], '')} {r.get('status', r['verdict'])}"
-        w(f"| [{r['id']}](#{r['anchor']}) | {r['paper']} | {r['notion']} ({r['kind']}) | {_md_escape(verdict)} | "
-          f"{_md_escape(_ratio_text(r))} | {_md_escape(r['beats_baseline'])} |")
+        status = r.get("status", r["verdict"])
+        cls = "sound-table" if status.startswith("printed") else r["verdict"]
+        rows.append([Cell([link(r["id"], r["anchor"])]), Cell([r["paper"]]), Cell([f"{r['notion']} ({r['kind']})"]),
+                     Cell([f"{VERDICT_MARK.get(r['verdict'], '')} {status}"], cls), Cell([_ratio_text(r)]),
+                     Cell([r["beats_baseline"]])])
+    return [Heading(2, ["Summary"], "summary"), Table(header_, rows)]
 
 
 def _ratio_text(row: Mapping) -> str:
@@ -121,103 +179,173 @@ def _ratio_text(row: Mapping) -> str:
     return f"{fmt(value)} ({which})"
 
 
-def _md_front(report: Mapping, w: Callable[[str], None]) -> None:
-    """Per paper: verdicts, the search's coverage, the mutation score."""
-    w("## At a glance")
-    w("")
-    w("| paper | theorems | verified | violated (as printed / unexpected) | approximate | inconclusive | "
-      "instances compared | regime cells | mutants killed |")
-    w("|---|---|---|---|---|---|---|---|---|")
-    for r in frontpage.paper_rollup(report):
-        unexpected = r["violated"] - r["violated_expected"]
-        w(f"| {r['name']} | {r['theorems']} | {r['verified']} | {r['violated']} ({r['violated_expected']} / "
-          f"{unexpected}) | {r['approximate']} | {r['inconclusive']} | {r['instances']} | {r['cells']} | "
-          f"{r['mutation']} |")
-    w("")
-    w("Instances compared: exact references the soundness search compared the bounds with; regime cells: distinct "
-      "regimes of the theorems' own coordinates it visited; mutants killed: deliberately wrong copies of the "
-      "verified theorems that the search showed unsound.")
-    w("")
+def _counterexamples(found: Mapping) -> Bullets:
+    """A violation's counterexamples, each with its replay line."""
+    items = [Item([f"{i['what']}: {i['text']}"] + ([BR, code(i["replay"], "replay")] if i["replay"] else []))
+             for i in found["items"]]
+    if found.get("no_instance"):
+        items.append(Item([found["no_instance"]]))
+    return Bullets(items)
 
 
-def _md_theorems(report: Mapping, w: Callable[[str], None]) -> None:
+def violations(report: Mapping) -> list[Block]:
+    """Each violated record: the minimal and the largest-margin counterexample with their replay lines."""
+    blocks: list[Block] = [Heading(2, ["Violations"], "violations")]
+    found = frontpage.violations(report)
+    if not found:
+        blocks.append(Paragraph(["No theorem violated."]))
+    for v in found:
+        expected = "expected: an as-printed record" if v["expected"] else "UNEXPECTED"
+        cls = "sound-table" if v["status"].startswith("printed") else "violated"
+        title = Paragraph([_ref(v["id"], report, strong=True), ": ", coloured(v["status"], cls), f" ({expected})"])
+        blocks.append(Group([title, _counterexamples(v)], cls="violation"))
+    return blocks
+
+
+def checklist(report: Mapping) -> list[Block]:
+    """Every printed table and figure the catalogue lists: reproduced, or not and why."""
+    repro = report["reproduction"]
+    anchors = {_table_anchor(t) for t in repro["tables"]} | {_figure_anchor(f) for f in repro["figures"]}
+    rows = []
+    for c in frontpage.checklist(report):
+        item = link(c["item"], c["anchor"]) if c.get("anchor") in anchors else c["item"]
+        cls = "verified" if c["status"] == "reproduced" else "inconclusive"
+        rows.append([Cell([frontpage.paper_name(c["paper"])]), Cell([item]), Cell([c["status"]], cls),
+                     Cell([c.get("why") or ""])])
+    header_ = [Cell([h]) for h in ("paper", "item", "status", "why")]
+    return [Heading(2, ["Reproduction checklist"], "checklist"), Table(header_, rows)]
+
+
+def theorem_sections(report: Mapping) -> list[Block]:
     """A section per theorem."""
-    w("")
-    w("## Theorems")
-    for s in report["theorems"]:
-        _md_theorem(s, report, w)
+    return [Heading(2, ["Theorems"], "theorems")] + [theorem(s, report) for s in report["theorems"]]
 
 
-def _md_theorem(s: Mapping, report: Mapping, w: Callable[[str], None]) -> None:
+def theorem(s: Mapping, report: Mapping) -> Group:
     """One theorem: record, bound, assumptions, verdict and obligations, curves, errata, gaps."""
-    w("")
-    w(f'<a id="{s["anchor"]}"></a>')
-    w("")
-    w(f"### {s['id']}: {_md_escape(s['title'])}")
-    w("")
-    w(f"*{s['paper']}, {s['statement']}*; notion `{s['notion']}`, kind `{s['kind']}`; setting "
-      + ", ".join(f"{k}={v}" for k, v in s["setting"].items()) + ".")
+    setting = ", ".join(f"{k}={v}" for k, v in s["setting"].items())
+    blocks: list[Block] = [
+        Heading(3, [f"{s['id']}: {s['title']}"]),
+        Paragraph([em(f"{s['paper']}, {s['statement']}"), "; notion ", code(s["notion"]), ", kind ", code(s["kind"]),
+                   f"; setting {setting}."]),
+    ]
     if s["printed_of"]:
-        w(f"As printed in the paper; the corrected record is {_md_ref(s['printed_of'], report)}.")
-    w("")
-    w("Bound (canonical vocabulary):")
-    w("")
-    w(f"$$ {s['bound']['latex']} $$")
-    w("")
-    w(f"`{s['bound']['text']}`")
+        blocks.append(Paragraph(["As printed in the paper; the corrected record is ", _ref(s["printed_of"], report),
+                                 "."]))
+    blocks += [Paragraph(["Bound (canonical vocabulary):"]), Formula(s["bound"]["latex"], f"{s['id']}#bound"),
+               Paragraph([code(s["bound"]["text"])])]
     if s["paper_form"]:
-        w("")
-        w("Paper's form:")
-        w("")
-        w(f"$$ {s['paper_form']} $$")
+        blocks += [Paragraph(["Paper's form:"]),
+                   Formula(s["paper_form"], f"{s['id']}#paper", "the paper's LaTeX could not be converted: see "
+                                                               "report.md")]
     if s["assumptions"]:
-        w("")
-        w("Assumptions:")
-        w("")
-        for a in s["assumptions"]:
-            w(f"- {_md_escape(a['text'])} (`{a['relation']}`)")
-    v = s["verdict"]
-    w("")
-    w(f"**Verdict: {frontpage.verdict_status(s)}** — {_md_escape(v.get('reason', ''))}")
-    if v.get("obligations"):
-        w("")
-        w("| obligation | status | detail |")
-        w("|---|---|---|")
-        for o in v["obligations"]:
-            w(f"| {o['name']} | {o['status']} | {_md_escape(o['detail'])} |")
-    if v.get("verdict") == "violated":
-        found = frontpage.violation(s)
-        w("")
-        w(f"Why violated: {_md_escape(found['status'])}.")
-        for item in found["items"]:
-            w(f"- {item['what']}: {_md_escape(item['text'])}" + (f"; replay: `{item['replay']}`" if item["replay"]
-                                                                  else ""))
-        if found.get("no_instance"):
-            w(f"- {_md_escape(found['no_instance'])}")
-    w("")
-    w(f"Where it beats the composition baseline: {s['beats_baseline']}." + _point_text(s, "`"))
+        blocks += [Paragraph(["Assumptions:"]),
+                   Bullets([Item([a["text"], " (", code(a["relation"]), ")"]) for a in s["assumptions"]])]
+    blocks += _verdict(s)
+    point = ""
+    if s.get("point"):
+        values = ", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items())
+        point = f" Curves drawn at {s['point_origin'] or 'the point'}: {values}."
+    blocks.append(Paragraph([f"Where it beats the composition baseline: {s['beats_baseline']}.{point}"]))
     if s.get("audit"):
         a = s["audit"]
-        w("")
-        w(f"Simulation audit on {a['instance']}: audited lower {fmt(a['lower'])} vs bound {fmt(a['bound'])} "
-          f"({a['runs']} runs, confidence {a['confidence']}).")
-    for f in s["figures"]:
-        w("")
-        w(f"![{report['figures_index'][f]}]({f})")
-    for e in s["errata"]:
-        w("")
-        w(f"> Erratum: {_md_escape(e['text'])}")
-    for g in s["gaps"]:
-        w("")
-        w(f"- gap: {_md_escape(g)}")
+        blocks.append(Paragraph([f"Simulation audit on {a['instance']}: audited lower {fmt(a['lower'])} vs bound "
+                                 f"{fmt(a['bound'])} ({a['runs']} runs, confidence {a['confidence']})."]))
+    blocks += [Figure(f, report["figures_index"][f]) for f in s["figures"]]
+    blocks += [Paragraph([strong("Erratum:"), " ", e["text"]]) for e in s["errata"]]
+    if s["gaps"]:
+        blocks.append(Bullets([Item([f"gap: {g}"], "gap") for g in s["gaps"]]))
+    return Group(blocks, tag="section", cls="theorem", anchor=s["anchor"], data={"theorem": s["id"]})
 
 
-def _point_text(section: Mapping, quote: str) -> str:
-    """`` Curves drawn at ORIGIN: k=v, ...`` (nothing when the section has no point)."""
-    if not section.get("point"):
-        return ""
-    values = ", ".join(f"{k}={fmt(x)}" for k, x in section["point"].items())
-    return f" Curves drawn at {section['point_origin'] or 'the point'}: {quote}{values}{quote}."
+def _verdict(s: Mapping) -> list[Block]:
+    """The verdict in words, its obligations, and why a violated record is violated."""
+    v = s["verdict"]
+    verdict = v.get("verdict", "missing")
+    status = frontpage.verdict_status(s)
+    cls = "sound-table" if status.startswith("printed") else verdict
+    blocks: list[Block] = [Paragraph([strong("Verdict: "), strong(status, cls), f" — {v.get('reason', '')}"])]
+    if v.get("obligations"):
+        rows = [[Cell([o["name"]]), Cell([o["status"]], {"passed": "verified", "failed": "violated"}.get(
+            o["status"], o["status"])), Cell([o["detail"]])] for o in v["obligations"]]
+        blocks.append(Table([Cell(["obligation"]), Cell(["status"]), Cell(["detail"])], rows))
+    if verdict == "violated":
+        found = frontpage.violation(s)
+        blocks += [Paragraph([f"Why violated: {found['status']}."]), _counterexamples(found)]
+    return blocks
+
+
+def errata(report: Mapping) -> list[Block]:
+    """The errata table, then the findings of this tool that no paper or catalogue lists."""
+    blocks: list[Block] = [Heading(2, ["Errata"], "errata")]
+    rows = report["errata"]
+    if not rows:
+        blocks.append(Paragraph(["No erratum among the selected theorems."]))
+    header_ = [Cell([h]) for h in ("where", "as printed", "corrected", "how detected", "evidence", "replay")]
+    for title, origin, mine in frontpage.errata_groups(rows):
+        table = []
+        for e in mine:
+            record = e.get("record") or e["theorem"]
+            where: list = [f"{frontpage.paper_name(e.get('paper', ''))}, {e.get('location', '')}", BR,
+                           _ref(record, report)]
+            for other in (r for r in e.get("records", ()) if r != record):
+                where += [BR, "also ", _ref(other, report)]
+            if origin == "software":
+                where += [BR, coloured("found by this tool", "finding")]
+            detected = e.get("detected", "")
+            table.append([Cell(where), Cell([e.get("printed", e["text"])]), Cell([e.get("corrected", "")]),
+                          Cell([detected], "gap" if detected.startswith("catalogue only") else ""),
+                          Cell(_lines(e.get("numbers", ()))),
+                          Cell(_lines([code(r, "replay") for r in e.get("replay", ())]))])
+        blocks += [Heading(3, [title], f"errata-{origin}"), Table(header_, table, cls="errata")]
+    return blocks
+
+
+def _lines(parts) -> list:
+    """Parts one per line ("—" when there are none)."""
+    out: list = []
+    for i, part in enumerate(parts):
+        out += [BR, part] if i else [part]
+    return out or ["—"]
+
+
+def reproduction(report: Mapping) -> list[Block]:
+    """The papers' tables (printed against computed) and replotted figures."""
+    repro = report["reproduction"]
+    blocks: list[Block] = [Heading(2, ["Reproduction of the papers' tables and figures"], "reproduction")]
+    if repro.get("gap"):
+        blocks.append(Paragraph([f"gap: {repro['gap']}"], cls="gap"))
+    blocks.append(Paragraph(["Each cell: printed value, ✓ and the computed value when they agree at the printed "
+                             "precision; printed ≠ computed (bold, red) when they do not; (gap): the registry "
+                             "cannot compute it yet."]))
+    for t in repro["tables"]:
+        counts = ", ".join(f"{k} {n}" for k, n in t["counts"].items())
+        caption = f"{t['caption']} Counts: {counts}. Source: {t['source']}." + (f" {t['note']}." if t["note"] else "")
+        header_ = [Cell(["row"])] + [Cell([c["label"] + (" (extra)" if c["extra"] else "")]) for c in t["columns"]]
+        rows = []
+        for row in t["rows"]:
+            cells = [Cell([row["label"]])]
+            for c in t["columns"]:
+                cell = row["cells"][c["key"]]
+                text, status = cell_text(cell, c["digits"])
+                cells.append(Cell([strong(text) if status == "mismatch" else text], status, cell.get("reason", "")))
+            rows.append(cells)
+        blocks += [Heading(3, [f"{t['paper']} {t['label']}"], _table_anchor(t)), Paragraph([caption]),
+                   Table(header_, rows)]
+        if any(c["theorem"] for c in t["columns"]):
+            blocks.append(Paragraph([f"Computed by: {_computed_by(t)}."], small=True))
+    for f in repro["figures"]:
+        blocks.append(Heading(3, [f"{f['paper']} {f['label']} (replotted)"], _figure_anchor(f)))
+        blocks.append(Figure(f["figure"], f["caption"]) if f.get("figure") else Paragraph([f["caption"]]))
+        series_gaps = [Item([f"gap in {s['label']}: {s['gap']}"], "gap") for s in f["series"] if s["gap"]]
+        if series_gaps:
+            blocks.append(Bullets(series_gaps))
+    return blocks
+
+
+def gaps(report: Mapping) -> list[Block]:
+    """What the report could not show."""
+    return [Heading(2, ["Gaps"], "gaps"), Bullets([Item([g]) for g in report["gaps"] or ["none"]])]
 
 
 def _table_anchor(t: Mapping) -> str:
@@ -226,116 +354,6 @@ def _table_anchor(t: Mapping) -> str:
 
 def _figure_anchor(f: Mapping) -> str:
     return f.get("anchor") or "figure-" + f.get("id", f["label"]).replace("/", "-").replace(".", "-")
-
-
-def _md_errata(report: Mapping, w: Callable[[str], None]) -> None:
-    """The errata table, then the findings of this tool that no paper or catalogue lists."""
-    w("")
-    w("## Errata")
-    w("")
-    rows = report["errata"]
-    if not rows:
-        w("No erratum among the selected theorems.")
-    for title, origin, mine in frontpage.errata_groups(rows):
-        w(f"### {title}")
-        w("")
-        w("| where | as printed | corrected | how detected | evidence | replay |")
-        w("|---|---|---|---|---|---|")
-        for e in mine:
-            where = f"{frontpage.paper_name(e.get('paper', ''))}, {e.get('location', '')}; " + _md_ref(
-                e.get("record") or e["theorem"], report)
-            replay = "<br>".join(f"`{_md_escape(r)}`" for r in e.get("replay", ())) or "—"
-            numbers = "<br>".join(_md_escape(n) for n in e.get("numbers", ())) or "—"
-            w(f"| {_md_escape(where)} | {_md_escape(e.get('printed', e['text']))} | "
-              f"{_md_escape(e.get('corrected', ''))} | {_md_escape(e.get('detected', ''))} | {numbers} | {replay} |")
-        w("")
-
-
-def _md_violations(report: Mapping, w: Callable[[str], None]) -> None:
-    """Each violated record: the minimal and the largest-margin counterexample with their replay lines."""
-    found = frontpage.violations(report)
-    w("## Violations")
-    w("")
-    if not found:
-        w("No theorem violated.")
-    for v in found:
-        expected = "expected: an as-printed record" if v["expected"] else "UNEXPECTED"
-        w(f"- **{_md_ref(v['id'], report)}**: {_md_escape(v['status'])} ({expected})")
-        for item in v["items"]:
-            w(f"  - {item['what']}: {_md_escape(item['text'])}")
-            if item["replay"]:
-                w(f"    `{item['replay']}`")
-        if v.get("no_instance"):
-            w(f"  - {_md_escape(v['no_instance'])}")
-    w("")
-
-
-def _md_checklist(report: Mapping, w: Callable[[str], None]) -> None:
-    """Every printed table and figure the catalogue lists: reproduced, or not and why."""
-    w("## Reproduction checklist")
-    w("")
-    w("| paper | item | status | why |")
-    w("|---|---|---|---|")
-    repro = report["reproduction"]
-    anchors = {_table_anchor(t) for t in repro["tables"]} | {_figure_anchor(f) for f in repro["figures"]}
-    for c in frontpage.checklist(report):
-        item = f"[{c['item']}](#{c['anchor']})" if c.get("anchor") in anchors else c["item"]
-        w(f"| {frontpage.paper_name(c['paper'])} | {item} | {c['status']} | {_md_escape(c.get('why') or '')} |")
-    w("")
-
-
-def _md_reproduction(report: Mapping, w: Callable[[str], None]) -> None:
-    """The papers' tables (printed against computed) and replotted figures."""
-    w("")
-    w("## Reproduction of the papers' tables and figures")
-    repro = report["reproduction"]
-    if repro.get("gap"):
-        w("")
-        w(f"- gap: {repro['gap']}")
-    for t in repro["tables"]:
-        w("")
-        w(f'<a id="{_table_anchor(t)}"></a>')
-        w("")
-        w(f"### {t['paper']} {t['label']}")
-        w("")
-        w(f"{_md_escape(t['caption'])} Counts: " + ", ".join(f"{k} {n}" for k, n in t["counts"].items())
-          + f". Source: {t['source']}." + (f" {t['note']}." if t["note"] else ""))
-        w("")
-        labels = [c["label"] + (" (extra)" if c["extra"] else "") for c in t["columns"]]
-        w("| row | " + " | ".join(_md_escape(x) for x in labels) + " |")
-        w("|---|" + "---|" * len(labels))
-        for row in t["rows"]:
-            texts = []
-            for c in t["columns"]:
-                text, status = cell_text(row["cells"][c["key"]], c["digits"])
-                texts.append(f"**{text}**" if status == "mismatch" else text)
-            w(f"| {_md_escape(row['label'])} | " + " | ".join(_md_escape(x) for x in texts) + " |")
-        if any(c["theorem"] for c in t["columns"]):
-            w("")
-            w("Computed by: " + _computed_by(t) + ".")
-    for f in repro["figures"]:
-        w("")
-        w(f'<a id="{_figure_anchor(f)}"></a>')
-        w("")
-        w(f"### {f['paper']} {f['label']} (replotted)")
-        w("")
-        w(_md_escape(f["caption"]))
-        if f.get("figure"):
-            w("")
-            w(f"![{f['label']}]({f['figure']})")
-        for s in f["series"]:
-            if s["gap"]:
-                w(f"- gap in {s['label']}: {_md_escape(s['gap'])}")
-
-
-def _md_gaps(report: Mapping, w: Callable[[str], None]) -> None:
-    """What the report could not show."""
-    w("")
-    w("## Gaps")
-    w("")
-    for g in report["gaps"] or ["none"]:
-        w(f"- {_md_escape(g)}")
-    w("")
 
 
 def _computed_by(table: Mapping) -> str:
@@ -351,27 +369,12 @@ def _computed_by(table: Mapping) -> str:
     return "; ".join(parts)
 
 
-def _in_report(theorem_id: str, report: Mapping) -> bool:
-    return any(s["id"] == theorem_id for s in report["theorems"])
+def _ref(theorem_id: str, report: Mapping, strong: bool = False) -> pg.Span:
+    """A theorem id: a link to its section when the report holds one, else code."""
+    if any(s["id"] == theorem_id for s in report["theorems"]):
+        return pg.Span(theorem_id, "strong" if strong else "", href="#thm-" + slug(theorem_id))
+    return code(theorem_id)
 
-
-def _md_ref(theorem_id: str, report: Mapping) -> str:
-    return f"[{theorem_id}](#{_anchor(theorem_id)})" if _in_report(theorem_id, report) else f"`{theorem_id}`"
-
-
-def _html_ref(theorem_id: str, report: Mapping) -> str:
-    if _in_report(theorem_id, report):
-        return f'<a href="#{_e(_anchor(theorem_id))}">{_e(theorem_id)}</a>'
-    return f"<code>{_e(theorem_id)}</code>"
-
-
-def _anchor(theorem_id: str) -> str:
-    return "thm-" + slug(theorem_id)
-
-
-# ---------------------------------------------------------------------------------------------------
-# HTML
-# ---------------------------------------------------------------------------------------------------
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;
@@ -392,282 +395,5 @@ table.errata td{max-width:22em;overflow-wrap:anywhere}.violation{margin:.5em 0}
 """
 
 
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
 
-
-def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str]) -> str:
-    """The report as one self-contained HTML page: figures inline as SVG, formulas as MathML (the browser's
-    own rendering: no script, no font, no external URL)."""
-    out: list[str] = []
-    _html_header(report, out.append)
-    _html_front(report, out.append)
-    _html_errata(report, out.append)
-    _html_violations(report, out.append)
-    _html_checklist(report, out.append)
-    _html_summary(report, out.append)
-    _html_theorems(report, figure_svgs, formulas, out.append)
-    _html_reproduction_tables(report, out.append)
-    _html_reproduction_figures(report, figure_svgs, out.append)
-    _html_gaps(report, out.append)
-    return "\n".join(out) + "\n"
-
-
-def _html_header(report: Mapping, w: Callable[[str], None]) -> None:
-    """The document head, title and what the run was."""
-    meta = report["meta"]
-    w("<!DOCTYPE html>")
-    w('<html lang="en"><head><meta charset="utf-8">')
-    w('<meta name="viewport" content="width=device-width, initial-scale=1">')
-    w("<title>Tightness report</title>")
-    w(f"<style>{CSS}</style></head><body>")
-    w("<h1>Tightness report</h1>")
-    w(f"<p>Profile <code>{_e(meta['profile'])}</code>, seed {_e(meta['seed'])}"
-      + (f", only <code>{_e(meta['only'])}</code>" if meta.get("only") else "")
-      + f": {len(report['theorems'])} theorems. Verdicts: "
-      + ", ".join(f'<span class="{_e(k)}">{_e(k)} {n}</span>' for k, n in sorted(meta["counts"].items())) + ".</p>")
-    lines = _mutation_lines(report)
-    if lines:
-        w('<p class="mutation">' + "<br>".join(_e(line) for line in lines) + "</p>")
-    w('<nav><a href="#front">At a glance</a> · <a href="#errata">Errata</a> · <a href="#violations">Violations</a> · '
-      '<a href="#checklist">Checklist</a> · <a href="#summary">Summary</a> · <a href="#theorems">Theorems</a> · '
-      '<a href="#reproduction">Reproduction</a> · <a href="#gaps">Gaps</a></nav>')
-
-
-def _html_front(report: Mapping, w: Callable[[str], None]) -> None:
-    """Per paper: verdicts, the search's coverage, the mutation score."""
-    w('<h2 id="front">At a glance</h2>')
-    w("<table><tr><th>paper</th><th>theorems</th><th>verified</th><th>violated<br><small>as printed / unexpected"
-      "</small></th><th>approximate</th><th>inconclusive</th><th>instances compared</th><th>regime cells</th>"
-      "<th>mutants killed</th></tr>")
-    for r in frontpage.paper_rollup(report):
-        unexpected = r["violated"] - r["violated_expected"]
-        bad = ' class="violated"' if unexpected else ""
-        w(f"<tr><td>{_e(r['name'])}</td><td>{r['theorems']}</td><td class=\"verified\">{r['verified']}</td>"
-          f"<td{bad}>{r['violated']} ({r['violated_expected']} / {unexpected})</td>"
-          f"<td class=\"approximate\">{r['approximate']}</td><td class=\"inconclusive\">{r['inconclusive']}</td>"
-          f"<td>{r['instances']}</td><td>{r['cells']}</td><td>{_e(r['mutation'])}</td></tr>")
-    w("</table>")
-    w("<p><small>Instances compared: exact references the soundness search compared the bounds with; regime cells: "
-      "distinct regimes of the theorems' own coordinates it visited; mutants killed: deliberately wrong copies of "
-      "the verified theorems that the search showed unsound.</small></p>")
-
-
-def _html_summary(report: Mapping, w: Callable[[str], None]) -> None:
-    """One row per theorem."""
-    w('<h2 id="summary">Summary</h2>')
-    w("<table><tr><th>theorem</th><th>paper</th><th>notion</th><th>verdict</th>"
-      '<th title="upper bounds: largest exact/bound; lower bounds: bound/exact where the bound is loosest">'
-      "worst ratio (&lt;= 1 is sound)</th><th>beats the composition baseline</th></tr>")
-    for r in report["summary"]:
-        status = r.get("status", r["verdict"])
-        cls = "sound-table" if status.startswith("printed") else r["verdict"]
-        w(f'<tr><td><a href="#{_e(r["anchor"])}">{_e(r["id"])}</a></td><td>{_e(r["paper"])}</td>'
-          f'<td>{_e(r["notion"])} ({_e(r["kind"])})</td><td class="{_e(cls)}">{_e(status)}</td>'
-          f'<td>{_e(_ratio_text(r))}</td><td>{_e(r["beats_baseline"])}</td></tr>')
-    w("</table>")
-
-
-def _replay_html(line: str | None) -> str:
-    return f"<code class=\"replay\">{_e(line)}</code>" if line else ""
-
-
-def _html_violation_items(found: Mapping) -> str:
-    items = "".join(f"<li>{_e(i['what'])}: {_e(i['text'])}" + (f"<br>{_replay_html(i['replay'])}" if i["replay"] else "")
-                    + "</li>" for i in found["items"])
-    if found.get("no_instance"):
-        items += f"<li>{_e(found['no_instance'])}</li>"
-    return f"<ul>{items}</ul>"
-
-
-def _html_violations(report: Mapping, w: Callable[[str], None]) -> None:
-    """Each violated record: the minimal and the largest-margin counterexample with their replay lines."""
-    w('<h2 id="violations">Violations</h2>')
-    found = frontpage.violations(report)
-    if not found:
-        w("<p>No theorem violated.</p>")
-    for v in found:
-        expected = "expected: an as-printed record" if v["expected"] else "UNEXPECTED"
-        cls = "sound-table" if v["status"].startswith("printed") else "violated"
-        w(f'<div class="violation"><p><strong>{_html_ref(v["id"], report)}</strong>: '
-          f'<span class="{cls}">{_e(v["status"])}</span> ({expected})</p>{_html_violation_items(v)}</div>')
-
-
-def _html_checklist(report: Mapping, w: Callable[[str], None]) -> None:
-    """Every printed table and figure the catalogue lists: reproduced, or not and why."""
-    w('<h2 id="checklist">Reproduction checklist</h2>')
-    repro = report["reproduction"]
-    anchors = {_table_anchor(t) for t in repro["tables"]} | {_figure_anchor(f) for f in repro["figures"]}
-    w("<table><tr><th>paper</th><th>item</th><th>status</th><th>why</th></tr>")
-    for c in frontpage.checklist(report):
-        item = (f'<a href="#{_e(c["anchor"])}">{_e(c["item"])}</a>' if c.get("anchor") in anchors
-                else _e(c["item"]))
-        cls = "verified" if c["status"] == "reproduced" else "inconclusive"
-        w(f"<tr><td>{_e(frontpage.paper_name(c['paper']))}</td><td>{item}</td>"
-          f'<td class="{cls}">{_e(c["status"])}</td><td>{_e(c.get("why") or "")}</td></tr>')
-    w("</table>")
-
-
-def _html_theorems(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str],
-                   w: Callable[[str], None]) -> None:
-    """A section per theorem."""
-    w('<h2 id="theorems">Theorems</h2>')
-    for s in report["theorems"]:
-        _html_theorem(s, report, figure_svgs, formulas, w)
-
-
-def _html_theorem(s: Mapping, report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping[str, str],
-                  w: Callable[[str], None]) -> None:
-    """One theorem: record, bound, assumptions, verdict and obligations, curves, errata, gaps."""
-    w(f'<section class="theorem" id="{_e(s["anchor"])}" data-theorem="{_e(s["id"])}">')
-    w(f"<h3>{_e(s['id'])}: {_e(s['title'])}</h3>")
-    w(f"<p><em>{_e(s['paper'])}, {_e(s['statement'])}</em>; notion <code>{_e(s['notion'])}</code>, kind "
-      f"<code>{_e(s['kind'])}</code>; setting "
-      + ", ".join(f"{_e(k)}={_e(v)}" for k, v in s["setting"].items()) + ".</p>")
-    if s["printed_of"]:
-        w(f"<p>As printed in the paper; corrected record: {_html_ref(s['printed_of'], report)}.</p>")
-    w("<p>Bound (canonical vocabulary):</p>")
-    w(_formula(formulas.get(f"{s['id']}#bound")))
-    w(f"<p><code>{_e(s['bound']['text'])}</code></p>")
-    if s["paper_form"]:
-        w("<p>Paper's form:</p>")
-        w(_formula(formulas.get(f"{s['id']}#paper"), "the paper's LaTeX could not be converted: see report.md"))
-    if s["assumptions"]:
-        w("<p>Assumptions:</p><ul>")
-        for a in s["assumptions"]:
-            w(f"<li>{_e(a['text'])} (<code>{_e(a['relation'])}</code>)</li>")
-        w("</ul>")
-    v = s["verdict"]
-    verdict = v.get("verdict", "missing")
-    status = frontpage.verdict_status(s)
-    cls = "sound-table" if status.startswith("printed") else verdict
-    w(f'<p><strong>Verdict: <span class="{_e(cls)}">{_e(status)}</span></strong> — {_e(v.get("reason", ""))}'
-      "</p>")
-    if v.get("obligations"):
-        w("<table><tr><th>obligation</th><th>status</th><th>detail</th></tr>")
-        for o in v["obligations"]:
-            cls = {"passed": "verified", "failed": "violated"}.get(o["status"], o["status"])
-            w(f'<tr><td>{_e(o["name"])}</td><td class="{_e(cls)}">{_e(o["status"])}</td>'
-              f'<td>{_e(o["detail"])}</td></tr>')
-        w("</table>")
-    if verdict == "violated":
-        found = frontpage.violation(s)
-        w(f"<p>Why violated: {_e(found['status'])}.</p>{_html_violation_items(found)}")
-    point = ""
-    if s.get("point"):
-        point = (f" Curves drawn at {_e(s['point_origin'] or 'the point')}: <code>"
-                 + _e(", ".join(f"{k}={fmt(x)}" for k, x in s["point"].items())) + "</code>.")
-    w(f"<p>Where it beats the composition baseline: {_e(s['beats_baseline'])}.{point}</p>")
-    if s.get("audit"):
-        a = s["audit"]
-        w(f"<p>Simulation audit on {_e(a['instance'])}: audited lower {_e(fmt(a['lower']))} vs bound "
-          f"{_e(fmt(a['bound']))} ({_e(a['runs'])} runs, confidence {_e(a['confidence'])}).</p>")
-    for f in s["figures"]:
-        w(_figure(figure_svgs[f], report["figures_index"][f], f))
-    for e in s["errata"]:
-        w(f"<p><strong>Erratum:</strong> {_e(e['text'])}</p>")
-    if s["gaps"]:
-        w("<ul>" + "".join(f'<li class="gap">gap: {_e(g)}</li>' for g in s["gaps"]) + "</ul>")
-    w("</section>")
-
-
-def _html_errata(report: Mapping, w: Callable[[str], None]) -> None:
-    """The errata table, then the findings of this tool that no paper or catalogue lists."""
-    w('<h2 id="errata">Errata</h2>')
-    rows = report["errata"]
-    if not rows:
-        w("<p>No erratum among the selected theorems.</p>")
-    for title, origin, mine in frontpage.errata_groups(rows):
-        w(f'<h3 id="errata-{origin}">{title}</h3>')
-        w('<table class="errata"><tr><th>where</th><th>as printed</th><th>corrected</th><th>how detected</th>'
-          "<th>evidence</th><th>replay</th></tr>")
-        for e in mine:
-            record = e.get("record") or e["theorem"]
-            others = [r for r in e.get("records", ()) if r != record]
-            where = (f"{_e(frontpage.paper_name(e.get('paper', '')))}, {_e(e.get('location', ''))}<br>"
-                     + _html_ref(record, report)
-                     + ("".join(f"<br><small>also {_html_ref(r, report)}</small>" for r in others)))
-            if origin == "software":
-                where += '<br><span class="finding">found by this tool</span>'
-            numbers = "<br>".join(_e(n) for n in e.get("numbers", ())) or "—"
-            replay = "<br>".join(_replay_html(r) for r in e.get("replay", ())) or "—"
-            detected = e.get("detected", "")
-            cls = ' class="gap"' if detected.startswith("catalogue only") else ""
-            w(f"<tr><td>{where}</td><td>{_e(e.get('printed', e['text']))}</td><td>{_e(e.get('corrected', ''))}</td>"
-              f"<td{cls}>{_e(detected)}</td><td>{numbers}</td><td>{replay}</td></tr>")
-        w("</table>")
-
-
-def _html_reproduction_tables(report: Mapping, w: Callable[[str], None]) -> None:
-    """The papers' tables, printed against computed."""
-    w('<h2 id="reproduction">Reproduction of the papers\' tables and figures</h2>')
-    repro = report["reproduction"]
-    if repro.get("gap"):
-        w(f'<p class="gap">gap: {_e(repro["gap"])}</p>')
-    w("<p>Each cell: printed value, ✓ and the computed value when they agree at the printed precision; "
-      "printed ≠ computed (red) when they do not; yellow: the registry cannot compute it yet.</p>")
-    for t in repro["tables"]:
-        w(f'<h3 id="{_e(_table_anchor(t))}">{_e(t["paper"])} {_e(t["label"])}</h3>')
-        w(f"<p>{_e(t['caption'])} Source: {_e(t['source'])}." + (f" {_e(t['note'])}." if t["note"] else "") + "</p>")
-        w("<table><tr><th>row</th>" + "".join(
-            f"<th>{_e(c['label'])}{' (extra)' if c['extra'] else ''}</th>" for c in t["columns"]) + "</tr>")
-        for row in t["rows"]:
-            cells = []
-            for c in t["columns"]:
-                cell = row["cells"][c["key"]]
-                text, status = cell_text(cell, c["digits"])
-                title = f' title="{_e(cell["reason"])}"' if cell.get("reason") else ""
-                cells.append(f'<td class="{_e(status)}"{title}>{_e(text)}</td>')
-            w(f"<tr><td>{_e(row['label'])}</td>{''.join(cells)}</tr>")
-        w("</table>")
-        if any(c["theorem"] for c in t["columns"]):
-            w("<p><small>Computed by: " + _e(_computed_by(t)) + "</small></p>")
-
-
-def _html_reproduction_figures(report: Mapping, figure_svgs: Mapping[str, str], w: Callable[[str], None]) -> None:
-    """The papers' figures, replotted."""
-    repro = report["reproduction"]
-    for f in repro["figures"]:
-        w(f'<h3 id="{_e(_figure_anchor(f))}">{_e(f["paper"])} {_e(f["label"])} (replotted)</h3>')
-        if f.get("figure"):
-            w(_figure(figure_svgs[f["figure"]], f["caption"], f["figure"]))
-        else:
-            w(f"<p>{_e(f['caption'])}</p>")
-        gaps = [s for s in f["series"] if s["gap"]]
-        if gaps:
-            w("<ul>" + "".join(f'<li class="gap">gap in {_e(s["label"])}: {_e(s["gap"])}</li>' for s in gaps)
-              + "</ul>")
-
-
-def _html_gaps(report: Mapping, w: Callable[[str], None]) -> None:
-    """What the report could not show, and the end of the document."""
-    w('<h2 id="gaps">Gaps</h2><ul>')
-    for g in report["gaps"] or ["none"]:
-        w(f"<li>{_e(g)}</li>")
-    w("</ul></body></html>")
-
-
-
-def scoped_svg(svg: str, prefix: str) -> str:
-    """``svg`` with every id (and every reference to one) prefixed, so inline SVGs sharing a page never
-    share an id (matplotlib derives clip-path and glyph ids from a fixed salt)."""
-    prefix = re.sub(r"[^A-Za-z0-9_-]", "-", prefix)
-    svg = re.sub(r"<!--.*?-->\s*", "", svg, flags=re.S)  # matplotlib's comments quote mathtext source ($10^{0}$)
-    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", svg)
-    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"', svg)
-
-
-def _figure(svg: str, caption: str, name: str) -> str:
-    body = scoped_svg(svg, "f-" + name.rsplit("/", 1)[-1].removesuffix(".svg"))
-    return f'<figure data-figure="{_e(name)}">{body}<figcaption>{_e(caption)}</figcaption></figure>'
-
-
-def _formula(mathml: str | None, missing: str = "") -> str:
-    """A formula as MathML (:mod:`verify.report.mathml`); never LaTeX source on the page."""
-    if mathml:
-        return f'<div class="formula">{mathml}</div>'
-    return f'<p class="gap">{_e(missing)}</p>' if missing else ""
-
-
-__all__ = ["cell_text", "fmt", "html_page", "markdown"]
+__all__ = ["cell_text", "fmt", "html_page", "markdown", "sections"]

@@ -161,10 +161,11 @@ def _cell(table, column, row, lookup, computed_row: dict, heavy: bool) -> dict:
             value = float(crossing(theorem, lookup(column.against), params, column.var))
         else:
             value = convert(lookup(column.theorem), params, column.conversion, column.delta)
-        if not math.isfinite(value):
-            raise ValueError(f"non-finite value {value}")
     except Exception as exc:  # noqa: BLE001 - a piece not written yet is a gap, never a crash
         cell.update(status="gap", reason=human_reason(exc))
+        return cell
+    if not math.isfinite(value):
+        cell.update(status="gap", reason=f"non-finite value {value}")
         return cell
     computed_row[column.key] = value
     cell["computed"] = value

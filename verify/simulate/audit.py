@@ -24,6 +24,8 @@ from typing import Callable
 import numpy as np
 from scipy import special, stats
 
+from verify.errors import InputError
+
 # ---------------------------------------------------------------------------------------------------
 # exact binomial intervals
 # ---------------------------------------------------------------------------------------------------
@@ -32,15 +34,15 @@ from scipy import special, stats
 def _counts(k, n) -> tuple[np.ndarray, np.ndarray]:
     k, n = np.broadcast_arrays(np.asarray(k, dtype=float), np.asarray(n, dtype=float))
     if np.any(n < 1) or np.any(n != np.round(n)):
-        raise ValueError("n must be a positive integer (number of trials)")
+        raise InputError("n must be a positive integer (number of trials)", "n")
     if np.any(k < 0) or np.any(k > n) or np.any(k != np.round(k)):
-        raise ValueError("k must be an integer in [0, n] (number of successes)")
+        raise InputError("k must be an integer in [0, n] (number of successes)", "k")
     return k, n
 
 
 def _level(level: float, name: str = "level") -> float:
     if not (0 < level < 1):
-        raise ValueError(f"{name} must lie in (0, 1), got {level!r}")
+        raise InputError(f"{name} must lie in (0, 1), got {level!r}", name)
     return float(level)
 
 
@@ -74,7 +76,8 @@ def clopper_pearson_lower(k, n, level: float) -> np.ndarray:
 def _rates(alpha, beta) -> tuple[np.ndarray, np.ndarray]:
     alpha, beta = np.broadcast_arrays(np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float))
     if np.any(~(alpha >= 0) | (alpha > 1)) or np.any(~(beta >= 0) | (beta > 1)):
-        raise ValueError("alpha and beta must lie in [0, 1]")
+        raise InputError("alpha and beta must lie in [0, 1]",
+                         "alpha" if np.any(~(alpha >= 0) | (alpha > 1)) else "beta")
     return alpha, beta
 
 
@@ -87,7 +90,7 @@ def eps_from_rates(alpha, beta, delta) -> np.ndarray:
     alpha, beta = _rates(alpha, beta)
     delta = np.asarray(delta, dtype=float)
     if np.any(~(delta >= 0) | (delta >= 1)):
-        raise ValueError("delta must lie in [0, 1)")
+        raise InputError("delta must lie in [0, 1)", "delta")
     with np.errstate(divide="ignore", invalid="ignore"):
         one = np.log(np.clip(1 - delta - alpha, 0, None)) - np.log(beta)
         two = np.log(np.clip(1 - delta - beta, 0, None)) - np.log(alpha)
@@ -101,7 +104,7 @@ def delta_from_rates(alpha, beta, eps) -> np.ndarray:
     alpha, beta = _rates(alpha, beta)
     eps = np.asarray(eps, dtype=float)
     if np.any(~np.isfinite(eps)):
-        raise ValueError("eps must be finite")
+        raise InputError("eps must be finite", "eps")
     e = np.exp(np.minimum(eps, 700.0))
     return np.clip(np.maximum(1 - alpha - e * beta, 1 - beta - e * alpha), 0.0, 1.0)
 
@@ -123,7 +126,7 @@ def rdp_from_rates(alpha, beta, order) -> np.ndarray:
     alpha, beta = _rates(alpha, beta)
     a = np.asarray(order, dtype=float)
     if np.any(~(a > 1)) or np.any(~np.isfinite(a)):
-        raise ValueError("order must be finite and > 1")
+        raise InputError("order must be finite and > 1", "order")
     p, q = 1.0 - beta, alpha
 
     def div(p, q):
@@ -169,7 +172,7 @@ def empirical_tradeoff(s0, s1, thresholds, confidence: float = 0.95) -> Tradeoff
     """
     s0, s1 = np.asarray(s0, dtype=float).ravel(), np.asarray(s1, dtype=float).ravel()
     if s0.size == 0 or s1.size == 0:
-        raise ValueError("s0 and s1 must be non-empty samples")
+        raise InputError("s0 and s1 must be non-empty samples", "s0" if s0.size == 0 else "s1")
     t = np.asarray(thresholds, dtype=float).ravel()
     confidence = _level(confidence, "confidence")
     per = 1 - (1 - confidence) / (4 * t.size)  # two sides of 2K intervals
@@ -293,7 +296,7 @@ def audit_samples(theta0, theta1, *, confidence: float = 0.95, delta: float = 1e
     """
     confidence = _level(confidence, "confidence")
     if not (0 <= delta < 1):
-        raise ValueError(f"delta must lie in [0, 1), got {delta!r}")
+        raise InputError(f"delta must lie in [0, 1), got {delta!r}", "delta")
     _level(select_fraction, "select_fraction")
     th0 = np.asarray(theta0, dtype=float)
     th1 = np.asarray(theta1, dtype=float)
@@ -302,7 +305,7 @@ def audit_samples(theta0, theta1, *, confidence: float = 0.95, delta: float = 1e
     r0, r1 = th0.shape[0], th1.shape[0]
     k0, k1 = int(round(select_fraction * r0)), int(round(select_fraction * r1))
     if min(k0, k1, r0 - k0, r1 - k1) < 1:
-        raise ValueError(f"runs must be large enough for both splits (got {r0} and {r1} runs)")
+        raise InputError(f"runs must be large enough for both splits (got {r0} and {r1} runs)", "theta0")
     if statistic is None:
         w = mean_difference_direction(th0[:k0], th1[:k1])
         stat = lambda th: th @ w  # noqa: E731
@@ -313,9 +316,9 @@ def audit_samples(theta0, theta1, *, confidence: float = 0.95, delta: float = 1e
     s0 = np.asarray(stat(th0), dtype=float).ravel()
     s1 = np.asarray(stat(th1), dtype=float).ravel()
     if s0.shape != (r0,) or s1.shape != (r1,):
-        raise ValueError("statistic must map (R, d) iterates to R numbers")
+        raise InputError("statistic must map (R, d) iterates to R numbers", "statistic")
     if not (np.all(np.isfinite(s0)) and np.all(np.isfinite(s1))):
-        raise ValueError("statistic returned non-finite values")
+        raise InputError("statistic returned non-finite values", "statistic")
     sel0, est0, sel1, est1 = s0[:k0], s0[k0:], s1[:k1], s1[k1:]
     sign = 1.0 if np.median(sel1) >= np.median(sel0) else -1.0
     sel0, est0, sel1, est1 = sign * sel0, sign * est0, sign * sel1, sign * est1

@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from verify.errors import InputError
+from verify.vocabulary import derive
 BATCHES: tuple[str, ...] = ("full", "cyclic", "poisson", "uniform", "shuffle")
 
 
@@ -329,9 +330,7 @@ class Simulation:
         if np.all(eta == eta[0]):
             out["eta"] = float(eta[0])
         if self.batches == "cyclic":
-            out["l"] = self.n // b
-            if self.steps % out["l"] == 0:
-                out["E"] = self.steps // out["l"]
+            out = derive(out, "cyclic")
         X0, y0, _ = self.side(0)
         X1, y1, _ = self.side(1)
         both = np.vstack([X0, X1[self.index:self.index + 1]])

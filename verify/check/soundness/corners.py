@@ -145,9 +145,8 @@ class CornerPhase:
         :data:`INTERIOR_POINTS` points, from at most :data:`INTERIOR_TRIES` assumption evaluations."""
         if not entries:
             return []
-        moves = coordinate_moves(self.coordinates, self.full, self.cyclic)
-        keys = [k for k in self.coordinates if moves.get(k, frozenset()) & set(self.theorem.parameters)
-                or (k.startswith("u_") and k[2:] in searched)]
+        theirs = self._parameter_coordinates()
+        keys = [k for k in self.coordinates if k in theirs or (k.startswith("u_") and k[2:] in searched)]
         rng = np.random.default_rng(len(keys))  # the same walk in every run
         out, at, width = [], entries[0], 0.5
         for _ in range(INTERIOR_TRIES):
@@ -184,6 +183,11 @@ class CornerPhase:
             return ([], False) if found is None else ([found], True)
         return out, False
 
+    def _parameter_coordinates(self) -> list[str]:
+        """The unit coordinates that move at least one of the theorem's parameters, in coordinate order."""
+        moves = coordinate_moves(self.coordinates, self.full, self.cyclic)
+        return [k for k in self.coordinates if moves.get(k, frozenset()) & set(self.theorem.parameters)]
+
     def _admitted(self, u: dict, family=None) -> bool:
         """Whether ``u`` lies in the theorem's region: on the point's values, or (``family``) on the constants of
         the instance the family builds there (:func:`~verify.check.soundness.candidates.admits_on`)."""
@@ -197,8 +201,7 @@ class CornerPhase:
         stopped at the first admissible point it meets (None within :data:`FEASIBLE_EVALUATIONS`); with a
         ``family``, admissible on the constants of the instance it builds there."""
         slacks = assumption_slacks(self.theorem)
-        moves = coordinate_moves(self.coordinates, self.full, self.cyclic)
-        keys = [k for k in self.coordinates if moves.get(k, frozenset()) & set(self.theorem.parameters)]
+        keys = self._parameter_coordinates()
         if not keys:
             return None
         found: list[dict] = []

@@ -12,12 +12,15 @@ from verify.check import certify
 from verify.check import references as refs
 from verify.check.evidence import BadValue, Witness
 from verify.check.soundness import axes
-from verify.errors import InputError
+from verify.errors import InputError, PointRefused
 from verify.privacy.notions import exact_against
 from verify.theorem import Theorem
 
-#: failures of a reference or a bound at one point: skipped and counted, never fatal
+#: failures of a bound (outside its assumptions) or of a build at one point: skipped and counted, never fatal
 POINT_FAILURES = (InputError, FloatingPointError, OverflowError, ZeroDivisionError)
+#: failures of a built reference at one point: its refusal, or floating point out of range (any other
+#: InputError raised while a reference computes is its bug, never a skipped point)
+REFERENCE_FAILURES = (PointRefused, FloatingPointError, OverflowError, ZeroDivisionError)
 
 
 PHASES = ("replayed", "corners", "random", "boundary", "guided")
@@ -157,20 +160,26 @@ def compare(theorem: Theorem, instance, params: Mapping[str, float],
     or the exact reference refuses there (:data:`POINT_FAILURES`)."""
     notion = theorem.notion_record
     at = params.get(notion.parameter) if notion.parameter else None
-    what = "bound"
-    try:
-        with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):
+        try:
             bound = float(theorem.evaluate(**params))
-            what = "reference"
+        except POINT_FAILURES as exc:
+            return _skipped(record, "bound", exc)
+        try:
             profile = instance.profile()
             exact = exact_against(notion, profile, at, bound)
-    except POINT_FAILURES as exc:
-        if record is None:
-            raise
-        record.skip(what, exc)
-        return None
+        except REFERENCE_FAILURES as exc:
+            return _skipped(record, "reference", exc)
     return refs.Comparison(exact=exact, bound=bound, at=at, tolerance=refs.profile_tolerance(profile),
                            query_error=refs.query_error(profile, notion, at))
+
+
+def _skipped(record: Record | None, what: str, exc: BaseException) -> None:
+    """Note the refusal ``exc`` of the ``what`` in ``record``; raise it where there is none to note it in."""
+    if record is None:
+        raise exc
+    record.skip(what, exc)
+    return None
 
 
 def violation_margin(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> float | None:
