@@ -1,4 +1,4 @@
-"""The parameter relations of DESIGN.md §3, written once in verify.vocabulary."""
+"""The parameter relations of docs/conventions.md, written once in verify.vocabulary."""
 
 import math
 

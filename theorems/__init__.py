@@ -46,7 +46,7 @@ def _registry() -> Registry[Theorem]:
     return registry
 
 
-def all(printed: bool = True) -> list[Theorem]:  # noqa: A001 - the DESIGN names it theorems.all()
+def all(printed: bool = True) -> list[Theorem]:  # noqa: A001 - docs/architecture.md names it theorems.all()
     """Every registered theorem, in registry order; ``printed=False`` drops the "as printed" variants."""
     return [t for t in _registry().values() if printed or not t.is_printed_variant]
 

@@ -38,6 +38,7 @@ def positivity(start: float):
         for _ in range(int(values["T"])):
             w = np.clip(w + s * rng.standard_normal(runs), -half, half)
         return int(np.count_nonzero(w >= 0))
+    positive.__qualname__ = f"positivity({start!r})"  # its text names the start (records are keyed by text)
     return positive
 
 

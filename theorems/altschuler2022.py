@@ -1,8 +1,8 @@
 """Altschuler, Talwar 2022, "Privacy of Noisy Stochastic Gradient Descent: More Iterations without More
 Privacy Loss" (NeurIPS 2022).
 
-Spec: ``catalogue/altschuler2022.md``; seed 004.  Their update omega <- Pi_K(omega - eta (G_t + Z)),
-Z ~ N(0, sigma^2 I), is the canonical one (DESIGN.md §3); their L is the Lipschitz constant (replace
+Spec: ``docs/papers/altschuler2022.md``; seed 004.  Their update omega <- Pi_K(omega - eta (G_t + Z)),
+Z ~ N(0, sigma^2 I), is the canonical one (docs/conventions.md); their L is the Lipschitz constant (replace
 adjacency, so the per-record gradient difference is at most 2L), batches are uniformly random size-b
 subsets, K has diameter D.
 
@@ -260,7 +260,7 @@ EQ_3_7 = Theorem(
     examples=(_TIGHT_37,),
     notes="nu = T - tau - 1 in {1, ..., T-1}; sigma_1^2 = gamma sigma^2. Valid for every alpha > 1, sigma > 0 "
           "(Remark B.1). The proof's conditioning steps (Steps 2-3b) are not literally justified as written "
-          "(catalogue §3, [ISSUE]); the journal version (Altschuler, Bok, Talwar 2024) was not checked.",
+          "(docs/papers/altschuler2022.md); the journal version (Altschuler, Bok, Talwar 2024) was not checked.",
 )
 
 _thm31_A = 16 * alpha * L**2 / (n**2 * sigma**2)
@@ -284,7 +284,7 @@ THM_3_1 = Theorem(
     notes="The paper states the result up to a universal constant. The record is (3.7) with sigma_1 = sigma_2 = "
           "sigma/sqrt(2) and Lemma 2.12 (S_alpha <= 8 alpha L^2/(n^2 sigma_2^2)), minimised over the window "
           "nu = R in {1, ..., T-1}; the T branch is tau = 0 (no PABI term). Optimum R* = Dn/(4 eta L): plateau "
-          "8 alpha D L/(n eta sigma^2) + O(alpha L^2/(n^2 sigma^2)) (catalogue, explicit-constant corollary).",
+          "8 alpha D L/(n eta sigma^2) + O(alpha L^2/(n^2 sigma^2)) (docs/papers/altschuler2022.md).",
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -339,7 +339,8 @@ _THM41_STEPS = (
                          "equals that from 0)", short_run(0.4999), "==", short_run(0.0), tolerance=1e-3),
          corrected=Reading("it does for the worst start (Lemma 2.9 bounds the Tbar-run by the blocks' sup over "
                            "starts): D_2 of a T-run from 0 >= (T/Tbar) D_2 of the Tbar-run from 0", short_run(0.0),
-                           ">=", dataclasses.replace(short_run(0.0), keywords=(), fixed=SCOPE_WALK, times=sp.Rational(1, 10))),
+                           ">=", dataclasses.replace(short_run(0.0), keywords=(), fixed=SCOPE_WALK,
+                                                     times=sp.Rational(1, 10))),
          fixed=dict(T=150)),
     Step("normal-tail", "Theorem 4.1, proof (Appendix A.4)", "value",
          printed=Reading("P[N(0,1) >= -0.1/sqrt(0.001)] ~ 0.999993", _Phi(sp.sqrt(10)), "==", sp.Float("0.999993"),
@@ -377,7 +378,7 @@ THM_4_1 = Theorem(
                  Assumption(T >= _Tbar41, "T >= Tbar = 0.75 Dn/(L eta)")) + _lower_scope,
     errata=(Erratum("the proof shows D_100 > 0.005 but (4.1) claims D_100 > c_alpha alpha_bar L^2 min{T, Tbar}/(n^2 "
                     "sigma^2), which is >= 0.005625 and grows like 1/sigma^2",
-                    "catalogue §4 item 1: only 'not (0.1, 0.01)-DP' is established", step="eq-4.1-reached"),
+                    "docs/papers/altschuler2022.md: only 'not (0.1, 0.01)-DP' is established", step="eq-4.1-reached"),
             Erratum("'any initialization omega_0'", "the proof uses omega_0 = omega'_0 = 0 (symmetry gives "
                     "P[omega_T >= 0] = 1/2); with omega_0 = D/2 the positivity test fails", step="any-initialisation"),
             Erratum("the case T <= Tbar 'follows by strong composition'",
@@ -494,7 +495,7 @@ EQ_5_7 = Theorem(
     notes="(5.7) holds for any schedule with eta_t <= 2/M; the record instantiates eta_t = eta t^(-p) "
           "(Example 5.8), eta = eta_1 the largest step (the run's step t = 0, ..., T-1 uses eta max(t, 1)^(-p): "
           "family projected_quadratic with p_decay, one grid kernel per step). Shift choice a_t = D eta_t / sum "
-          "eta_s; a_t proportional to eta_t^2 would be better (catalogue, [DERIVED]).",
+          "eta_s; a_t proportional to eta_t^2 would be better (docs/papers/altschuler2022.md, [DERIVED]).",
 )
 
 EX_5_8_CONSTANT_1 = Theorem(
@@ -549,7 +550,7 @@ EX_5_8 = Theorem(
 _s = 2 * eta * L / n
 _Dtil = D + _s
 
-#: catalogue §11 reference points (the paper has no numeric examples; these are the catalogue's checks)
+#: reference points of docs/papers/altschuler2022.md (the paper has no numeric examples)
 _B2_POINT = dict(alpha=2.0, L=1.0, D=2.0, eta=0.1, sigma=3.0, n=20.0, b=1.0)
 
 B_1 = Theorem(
@@ -568,7 +569,7 @@ B_1 = Theorem(
                r"\ \tilde D=D+\frac{2\eta L}n",
     notes="nu = tilde T. Valid for all alpha, sigma (Remark B.1); remove adjacency: 2L -> L (Remark B.2). "
           "Optimum tilde T* = tilde D n/(2 eta L); as T -> oo the bound tends to 4 alpha tilde D L/(n eta sigma^2) "
-          "when tilde D n/(2 eta L) is an integer (catalogue [DERIVED]; integer rounding otherwise).",
+          "when tilde D n/(2 eta L) is an integer (derived; integer rounding otherwise).",
 )
 
 _SGD_DRAWN = dict(alpha=(1.5, 16.0), b=(1, 10), n=(20, 1000), L=(0.1, 10.0), D=(0.1, 10.0), eta=(1e-3, 1.0),
@@ -669,7 +670,7 @@ B_3_FIRST_ORDER_AS_PRINTED = Theorem(
     printed_of="altschuler2022/b.3/first-order",
     expect_fail=("claims",),
     notes="Still a valid upper bound (any tilde T is admissible) and scale invariant, but its tilde T is not the "
-          "minimiser: catalogue brute-force minima 54, 220, 13 vs (1-c)^2 -> 39.6, 31.3, 11.9.",
+          "minimiser: docs/papers/altschuler2022.md brute-force minima 54, 220, 13 vs (1-c)^2 -> 39.6, 31.3, 11.9.",
 )
 
 _B3_STEPS = (
@@ -706,7 +707,7 @@ B_3_FIRST_ORDER = Theorem(
 
 
 # ---------------------------------------------------------------------------------------------------
-# Two readings of S_alpha in the composition branch (catalogue Def 2.10, "Direction")
+# Two readings of S_alpha in the composition branch (docs/papers/altschuler2022.md Def 2.10, "Direction")
 # ---------------------------------------------------------------------------------------------------
 # Def 2.10 puts the pure Gaussian first: S_alpha = D_alpha(N(0, s^2) || mixture), one direction of the
 # sampled Gaussian mechanism.  Neighbouring datasets come in both orders, so a composition bound needs the
@@ -755,8 +756,8 @@ def _corrected(literal: Theorem, counterexample: dict | None = _COUNTEREXAMPLE, 
     stays a record of its own (the search found no instance refuting it) and the reading is added beside it.
     """
     corrected_id = f"{literal.id}/both-directions"
-    notes = (literal.notes + " " if literal.notes else "") + ("Reading B of the catalogue's Def 2.10 note: the "
-             "larger direction of the sampled Gaussian divergence (valid whichever order the datasets come in).")
+    notes = (literal.notes + " " if literal.notes else "") + ("Reading B of the Def 2.10 note "
+             "(docs/papers/altschuler2022.md): the larger direction of the sampled Gaussian divergence (valid whichever order the datasets come in).")
     common = dict(id=corrected_id, title=f"{literal.title} (S_alpha in both directions)",
                   bound=_both_directions(literal.bound), claims=(), examples=(), paper_bound=None, translation={})
     if counterexample is None:

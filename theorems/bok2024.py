@@ -1,8 +1,8 @@
 """Bok, Su, Altschuler, "Shifted Interpolation for Differential Privacy" (ICML 2024).
 
-Spec: ``../shared/catalogue/bok2024.md``.  The paper's algorithm is the canonical one (noise ``sigma`` added
+Spec: ``docs/papers/bok2024.md``.  The paper's algorithm is the canonical one (noise ``sigma`` added
 to the averaged gradient), and its ``L`` is the *gradient sensitivity*, i.e. the canonical ``Delta``
-(catalogue §0).  NoisyGD: full batch; NoisyCGD: ``l = n/b`` fixed batches cycled ``E`` times; NoisySGD:
+(docs/papers/bok2024.md).  NoisyGD: full batch; NoisyCGD: ``l = n/b`` fixed batches cycled ``E`` times; NoisySGD:
 uniform size-``b`` batches, sampling ratio ``b/n``.  ``c = max(|1 - eta m|, |1 - eta M|)`` (Lemma 2.8).
 """
 
@@ -56,7 +56,7 @@ STRONGLY_CONVEX = (
 SMOOTH_CONVEX = (Assumption(eta <= 2 / M, "convex M-smooth losses, step size eta in (0, 2/M]"),)
 BATCH_LE_N = (Assumption(b <= n, "batch size b <= n"),)
 
-# effective per-step sensitivities (catalogue §0): eta cancels
+# effective per-step sensitivities (docs/papers/bok2024.md): eta cancels
 MU_GD = Delta / (n * sigma)
 MU_B = Delta / (b * sigma)
 
@@ -92,7 +92,7 @@ THM_4_2 = Theorem(
     paper_form=r"\mu=\frac{L}{n\sigma}\sqrt{\frac{1+c}{1-c}\cdot\frac{1-c^{T}}{1+c^{T}}}",
     paper_bound=L_p / (n_p * sigma_p) * sp.sqrt((1 + c_p) / (1 - c_p) * (1 - c_p**T_p) / (1 + c_p**T_p)),
     translation=_CANON,
-    notes="Optimality condition eta <= 2/(M+m) reconstructed (catalogue §3, Thm 4.2).",
+    notes="Optimality condition eta <= 2/(M+m) reconstructed (docs/papers/bok2024.md, Thm 4.2).",
 )
 
 _WINDOW_GD = (D + eta * Delta * sym.nu / n) / (eta * sigma * sp.sqrt(sym.nu))
@@ -181,21 +181,21 @@ THM_4_6 = Theorem(
     paper_bound=sp.sqrt((L_p / b_p) ** 2 + 3 * L_p * D_p / (b_p * eta_p * l_p)
                         + (L_p / b_p) ** 2 / l_p * sp.ceiling(D_p * b_p / (L_p * eta_p))) / sigma_p,
     translation=_CANON,
-    notes="Validity range in E is lost in the extraction; E >= 1 + ceil(Db/(L eta)) is the catalogue's "
+    notes="Validity range in E is lost in the extraction; E >= 1 + ceil(Db/(L eta)) is docs/papers/bok2024.md's "
           "inference from the window argument (Lemma C.11) [U].",
 )
 
 THM_4_6_WINDOW = Theorem(
     id="bok2024/thm4.6/window", title="NoisyCGD, constrained convex, any window of N full epochs",
     source=Source("bok2024", "Theorem 4.6 (proof, Lemma C.11)", SEED,
-                  note="catalogue derivation: window of N epochs before the last sensitive step"),
+                  note="docs/papers/bok2024.md derivation: window of N epochs before the last sensitive step"),
     notion="gdp", kind="upper",
     setting=Setting(batches="cyclic", loss="convex", constraint="bounded", adjacency="replace"),
     bound=sp.sqrt(MU_B**2 + (D + sym.nu * eta * Delta / b) ** 2 / (l * sym.nu * (eta * sigma) ** 2)),
     assumptions=SMOOTH_CONVEX + (Assumption(E >= 2, "at least two epochs (a window before the last step)"),),
     free=(FreeParameter("nu", 1, E - 1, integer=True),),
     paper_form=r"\mu(N)^2=\Big(\frac{L}{b\sigma}\Big)^2+\frac{(D+N\eta L/b)^2}{lN(\eta\sigma)^2},\ 1\le N\le E-1",
-    notes="Reconstructed in the catalogue (§3, Thm 4.6) and consistent with the authors' code; N = ceil(Db/(L eta)) "
+    notes="Reconstructed (docs/papers/bok2024.md, Thm 4.6) and consistent with the authors' code; N = ceil(Db/(L eta)) "
           "gives a value <= the boxed Thm 4.6.",
 )
 
@@ -230,7 +230,7 @@ TABLES_10_12 = Theorem(
     errata=(Erratum("The E* column of Tables 10-12 comes from a code expression with (L/b)^4 instead of (L/b)^2 "
                     "and without the +1 term; the true crossing of Thm 4.6 with Thm 4.4 is "
                     "ceil(1 + 3Db/(L eta l) + ceil(Db/(L eta))/l), e.g. 41 instead of 31 (l=10, L/b=0.25, eta=0.04).",
-                    evidence="catalogue/bok2024.md §8 (Tables 10/11/12 caveat)",
+                    evidence="docs/papers/bok2024.md (Tables 10/11/12 caveat)",
                     variant="bok2024/tables10-12/as-printed"),),
     variants=(THM_4_6_MIN_PRINTED,),
     notes="Uses Thm 4.6 wherever it is smaller, as the paper's figure does; Thm 4.6's own validity range in E is "
@@ -285,7 +285,7 @@ THM_4_9 = Theorem(
     free=_WINDOW,
     paper_form=r"f_\tau=C_{b/n}\big(G_{2\sqrt2L/(b\sigma)}\big)^{\otimes(T-\tau)}\otimes"
                r"G\Big(\frac{2\sqrt2L}{b\sigma}\frac{c^{T-\tau}-c^{T}}{1-c}\Big)",
-    notes="The statement is lost [U]; this is the catalogue's conservative reading (2 sqrt 2 inside C_p), pointwise "
+    notes="The statement is lost [U]; this is the conservative reading (2 sqrt 2 inside C_p), pointwise "
           "below every candidate reading.  The authors' code reading is bok2024/thm4.9/reading-code.",
 )
 
@@ -425,7 +425,7 @@ YS22_RDP = Theorem(
     assumptions=STRONGLY_CONVEX,
     paper_form=r"\rho=\frac{(L/(b\sigma))^2}{2}\Big(1+\frac{c^{l-2}(1-c^2)}{(1-c^l)^2}(1-c^{l(E-1)})\Big),"
                r"\ (\alpha,\rho\alpha)\text{-RDP}",
-    notes="Implemented as in the authors' code (catalogue §8, D.2).",
+    notes="Implemented as in the authors' code (docs/papers/bok2024.md, D.2).",
 )
 
 YS22_EPS = Theorem(
@@ -468,7 +468,7 @@ _C16_STEPS = (
          corrected=Reading("below T = Dn/(eta Delta) the walks barely feel the projection: exact mu = sqrt(T eta "
                            "Delta/(Dn)) times the bound -> 0, so the statement needs T >= Dn/(eta Delta)", _C16_EXACT,
                            "==", sp.sqrt(T * eta * Delta / (D * n)) * _C16_BOUND, tolerance=1e-3),
-         # the construction at per-step mu Delta/(n sigma) = 0.1 and 2 Delta D/(n eta sigma^2) = 10; T = u Dn/(eta Delta)
+         # the construction at per-step mu Delta/(n sigma) = 0.1, 2 Delta D/(n eta sigma^2) = 10; T = u Dn/(eta Delta)
          fixed=dict(n=10, eta=0.1, sigma=1.0, Delta=1.0, D=5.0), domain={"u": (0.002, 0.2)},
          derived={"T": sp.Max(1, sp.floor(_u * D * n / (eta * Delta) + sp.Rational(1, 2)))}, draws=4),
 )
@@ -490,7 +490,7 @@ THM_C_16_A = Theorem(
     paper_form=r"\text{not }\mu\text{-GDP for }\mu<c_0\frac{1}{\sigma}\sqrt{\frac{LD}{n\eta}}",
     notes="Stated with a universal constant c_0 whose value and parameter ranges are lost in the extraction [U]; "
           "the bound is the statement with c_0 = 1 and the engine reports the largest c_0 the exact values allow. "
-          "The record keeps the catalogue's 'T large enough' as T >= Dn/(eta Delta); " + _C16_RANGE + ". "
+          "The record keeps docs/papers/bok2024.md's 'T large enough' as T >= Dn/(eta Delta); " + _C16_RANGE + ". "
           + _C16_CONSTRUCTION + " Matches Thm 4.3 up to constants.",
 )
 
@@ -525,5 +525,5 @@ THM_C_17 = Theorem(
                  Assumption(eta * m < 1, "c = 1 - eta m in (0, 1)")),
     claims=(Claim("exact_on", value="bok_c17", text="attained when the differing record is in the last batch"),),
     paper_form=r"\mu_l=\frac{L}{b\sigma}\sqrt{\frac{(1-c^2)(1-c^{lE})}{(1-c^l)^2(1+c^{lE})}},\ c=1-\eta m",
-    notes="Value derived in the catalogue from the exact Gaussian iterates (worst position j = l).",
+    notes="Value derived in the docs/papers/bok2024.md from the exact Gaussian iterates (worst position j = l).",
 )

@@ -1,8 +1,8 @@
 """Bu, Dong, Long, Su, "Deep Learning with Gaussian Differential Privacy" (HDSR 2020).
 
-Spec: ``../shared/catalogue/bu2020.md``.  DP-SGD (Algorithms 1-2): clip per-example gradients to ``R``, add
+Spec: ``docs/papers/bu2020.md``.  DP-SGD (Algorithms 1-2): clip per-example gradients to ``R``, add
 ``N(0, sigma_B^2 R^2)`` to the clipped sum, Poisson subsampling with probability ``p``, add/remove
-neighbours.  Canonical translation (DESIGN.md §3): ``sigma_B = z`` (noise multiplier), ``p = q``; one
+neighbours.  Canonical translation (docs/conventions.md): ``sigma_B = z`` (noise multiplier), ``p = q``; one
 un-subsampled step is ``1/z``-GDP.  Every bound below depends only on ``q``, ``z``, ``T`` (and the notion's
 ``eps``/``delta``), all invariant under theta -> c theta.
 """
@@ -38,7 +38,7 @@ _ANY = Setting(algorithm="any", batches="any", loss="any", constraint="any", adj
 
 _MU_CLT = q * sp.sqrt(T * (sp.exp(1 / z**2) - 1))
 
-# Tables 1-4 (catalogue §6): q = B/n, T = ceil(epochs n / B), the table's delta
+# Tables 1-4 (docs/papers/bu2020.md): q = B/n, T = ceil(epochs n / B), the table's delta
 _TABLE_ROWS = tuple(
     {"q": B / n, "z": z_, "T": float(math.ceil(epochs * n / B)), "delta": d}
     for n, B, z_, epochs, d in [(60000, 256, 1.3, 15, 1e-5), (60000, 256, 1.1, 60, 1e-5), (60000, 256, 0.7, 45, 1e-5),
@@ -148,7 +148,7 @@ THM_3 = Theorem(
     steps=_THM3_STEPS,
     paper_form=r"\min\{f,f^{-1}\}^{**}\text{-DP},\quad f=\big(pG_{1/\sigma}+(1-p)\mathrm{Id}\big)^{\otimes T}",
     notes="delta(eps) of the symmetrised one-sided composition, by exact PLD composition (add/remove, both "
-          "directions); the duality for an asymmetric f takes the max over f and f^-1 (catalogue §1).",
+          "directions); the duality for an asymmetric f takes the max over f and f^-1 (docs/papers/bu2020.md).",
 )
 
 THM_3_EPS = Theorem(
@@ -170,7 +170,7 @@ EQ_3_1 = Theorem(
     paper_form=r"\mu_{\rm CLT}=p\sqrt{T(e^{1/\sigma^2}-1)}",
     paper_bound=p_p * sp.sqrt(T_p * (sp.exp(1 / sigma_p**2) - 1)), translation=_CANON,
     notes="Asymptotic (p sqrt(T) -> nu, T -> oo), not a bound at finite T: exact eps exceeds the CLT eps in 8 of "
-          "the 9 table rows (catalogue §7).",
+          "the 9 table rows (docs/papers/bu2020.md).",
 )
 
 # The tables count epochs = pT (T = epochs n/B need not be an integer): mu_CLT = sqrt(p epochs (e^{1/sigma^2} - 1)).
@@ -223,7 +223,7 @@ THM_5 = Theorem(
             Claim("approximates", value="bu2020/thm3")),
     errata=(Erratum("Printed '(pG + (1-p)Id)^{⊗T} = G_mu with mu = nu sqrt(T(e^{1/sigma^2}-1))': '=' should be "
                     "'->' (uniform convergence) and the T under the root is a typo; mu = nu sqrt(e^{1/sigma^2}-1).",
-                    evidence="follows from Thm 6 with Lemma B.1 and App. A's wording (catalogue §3, Thm 5)",
+                    evidence="follows from Thm 6 with Lemma B.1 and App. A's wording (docs/papers/bu2020.md, Thm 5)",
                     variant="bu2020/thm5/as-printed"),),
     variants=(_THM_5_PRINTED,),
     paper_form=r"\big(pG_{1/\sigma}+(1-p)\mathrm{Id}\big)^{\otimes T}\to G_\mu,\ \mu=\nu\sqrt{e^{1/\sigma^2}-1},"
@@ -246,6 +246,7 @@ def _ma_eps(shift: float):
     read as Rényi orders."""
     def eps(v) -> float:
         return accountant_eps(v["q"], v["z"], v["T"], v["delta"], TF_PRIVACY_ORDERS + shift, "classical")
+    eps.__qualname__ = f"_ma_eps({shift!r})"  # its text names the shift (records are keyed by text)
     return eps
 
 
@@ -274,7 +275,7 @@ APP_B_3 = Theorem(
     notes="Classical conversion over TF-Privacy's orders (1 + x/10, x = 1..99, and 12..63); the tables use "
           "T = ceil(epochs n / B).  With the exact fractional-order RDP (quadrature) all nine printed MA values "
           "reproduce, MNIST row 6 included (32.40); dp_accounting 0.6.0's fractional-order series over-states "
-          "D_1.8 (7.95e-4 vs 7.68e-4 for q = 256/60000, z = 0.5) and gives 33.03, the catalogue's "
+          "D_1.8 (7.95e-4 vs 7.68e-4 for q = 256/60000, z = 0.5) and gives 33.03, docs/papers/bu2020.md's "
           "'not reproducible' value.",
 )
 

@@ -1,9 +1,9 @@
 """Chourasia, Ye, Shokri 2021, "Differential Privacy Dynamics of Langevin Diffusion and Noisy Gradient Descent".
 
-Spec: ``catalogue/chourasia2021.md``; seeds 000 (main text, eqs (1)-(23)) and 001 (appendix, (24)-(79)).
+Spec: ``docs/papers/chourasia2021.md``; seeds 000 (main text, eqs (1)-(23)) and 001 (appendix, (24)-(79)).
 
 Their update is theta <- Pi(theta - eta grad L_D(theta) + sqrt(2 eta) sigma_C N(0, I)), full batch, replace
-adjacency.  In the canonical convention (DESIGN.md §3) the per-step noise std is eta*sigma, so
+adjacency.  In the canonical convention (docs/conventions.md) the per-step noise std is eta*sigma, so
 ``sigma_C = sigma sqrt(eta/2)``; ``S_g = Delta``; ``lambda = m``; ``beta = M``; ``K = T``.
 
 The tightness instance of Theorem 3 / Corollary 2 is the loss (1/2)||theta - x||^2 (lambda = beta = 1).  To
@@ -170,7 +170,8 @@ THM_2 = Theorem(
                     "main text (16), proof result (66) at gamma = 1/2 and S_v = S_g/n (Lemma 4) all have n^2; "
                     "the printed form is not scale invariant", variant="chourasia2021/thm2/as-printed"),
             Erratum("in the proof a_2 is first defined with alpha, then without",
-                    "consistent choice a_1 = 2(1-gamma) sigma^2 c, a_2 = S_g^2/(4 gamma sigma^2 n^2), u = R/alpha - a_2/a_1",
+                    "consistent choice a_1 = 2(1-gamma) sigma^2 c, a_2 = S_g^2/(4 gamma sigma^2 n^2), "
+                    "u = R/alpha - a_2/a_1",
                     step="a2-definition"),),
     steps=_THM2_STEPS,
     paper_form=r"\varepsilon=\frac{\alpha S_g^2}{2c\sigma^4n^2}\left(1-e^{-\sigma^2c\eta K}\right)",
@@ -319,7 +320,8 @@ THM_3 = Theorem(
                     "main text (17) and the last line of the proof have n^2",
                     variant="chourasia2021/thm3/as-printed"),
             Erratum("main text gives the iterate variance as 2 eta sigma^2/n^2 sum (1-eta)^{2i}",
-                    "the noise is not divided by n: 2 eta sigma^2 sum (1-eta)^{2i} (appendix)", step="iterate-variance"),),
+                    "the noise is not divided by n: 2 eta sigma^2 sum (1-eta)^{2i} (appendix)",
+                    step="iterate-variance"),),
     steps=_THM3_STEPS,
     paper_form=r"R_\alpha(\Theta_{\eta K}\|\Theta'_{\eta K})\ge\frac{\alpha S_g^2}{4\sigma^2n^2}\left(1-e^{-\eta K}\right)",
     paper_bound=_thm3_paper,

@@ -1,6 +1,6 @@
 """Theorems derived in this project from the papers' cyclic results: shuffled batches.
 
-Shuffled batches (DESIGN.md §3, ``batches="shuffle"``): a fresh uniform permutation of the ``n`` records every
+Shuffled batches (docs/conventions.md, ``batches="shuffle"``): a fresh uniform permutation of the ``n`` records every
 epoch, cut into ``l = n/b`` batches of ``b``.  None of the four papers states a bound for them (Bu et al. 2020
 §5 mention shuffling without a formula); the records below derive one from a cyclic theorem by the argument
 each record repeats in its ``notes``:
@@ -61,7 +61,7 @@ SHUFFLE_COMPOSITION = Theorem(
           "hence for the last.  Bok et al.'s Thm 4.4 with E = ceil(T/l); no position enters it.",
 )
 
-# the Bok et al. 2024 Thm 4.6 window (Lemma C.11), catalogue §3: N epochs before the record's last use
+# the Bok et al. 2024 Thm 4.6 window (Lemma C.11; docs/papers/bok2024.md): N epochs before the record's last use
 _WINDOW_MU = sp.sqrt(MU_B**2 + (D + nu * eta * Delta / b) ** 2 / (l * nu * (eta * sigma) ** 2))
 
 SHUFFLE_WINDOW = Theorem(

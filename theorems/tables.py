@@ -1,6 +1,6 @@
 """The papers' printed tables and figure parameter sets, and the composition baselines, as data.
 
-Each :class:`PrintedTable` records what a paper printed (verbatim from ``catalogue/*.md``) and, for every
+Each :class:`PrintedTable` records what a paper printed (as printed, docs/papers/*.md) and, for every
 column that the registry can compute, which theorem id and which conversion produce it.  The report
 (``verify.report.reproduce``) computes those columns and shows printed against computed; nothing here
 computes anything.
@@ -16,7 +16,7 @@ Conversions (interpreted by ``verify.report.reproduce``):
   the family's test event under D / D').  The papers' own exact computations (Altschuler-Talwar's density
   evolution of the Thm 4.1 construction) are reproduced this way.
 
-Parameters are in the canonical vocabulary (DESIGN.md §3); a row carries a superset of what each column's
+Parameters are in the canonical vocabulary (docs/conventions.md); a row carries a superset of what each column's
 theorem needs, and a column may override or add parameters (``Column.params``) or take a parameter from
 another column's computed value (``Column.inputs``).
 """
@@ -62,7 +62,7 @@ class Row:
 
 @dataclass(frozen=True)
 class PrintedTable:
-    """A printed table (or a figure's parameter set with the values the catalogue derives for it)."""
+    """A printed table (or a figure's parameter set with the values the paper notes derives for it)."""
 
     id: str
     paper: str
@@ -71,7 +71,7 @@ class PrintedTable:
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
     kind: Literal["table", "figure"] = "table"
-    source: str = ""  # where in the catalogue the numbers are
+    source: str = ""  # where in the paper notes the numbers are
     note: str = ""
 
 
@@ -87,7 +87,7 @@ class Curve:
     #: the paper plots min(this theorem, ``min_with``) (Bok et al. Figs 7 and 9: the bound is used only where it
     #: beats composition); where this theorem is outside its range the other one alone is drawn
     min_with: str | None = None
-    #: parameters that change with x (a quantity the registry does not hold, derived here from the catalogue)
+    #: parameters that change with x (a quantity the registry does not hold, derived here from the paper notes)
     by_x: Mapping[float, Mapping[str, float]] = field(default_factory=dict)
     kind: str = "upper"  # upper | lower | exact | composition: how the curve is drawn
     heavy: bool = False  # a numerical composition minimised over a window: drawn in the full profile only
@@ -116,7 +116,7 @@ def _p(**kw: float) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Bok, Su, Altschuler 2024 (catalogue/bok2024.md §8)
+# Bok, Su, Altschuler 2024 (docs/papers/bok2024.md)
 # ---------------------------------------------------------------------------------------------------
 
 # §D.2 MNIST: b = 1500, l = 40, eta = 0.05, sigma = 0.01, gradient sensitivity 10 (L/(b sigma) = 2/3);
@@ -136,7 +136,7 @@ BOK_TABLE_1 = PrintedTable(
     ),
     rows=tuple(Row(f"E = {e}", {**_MNIST, "E": e}, dict(zip(("comp", "rdp", "ours"), v)))
                for e, v in zip(_MNIST_ROWS, ((30.51, 5.82, 4.34), (49.88, 7.61, 5.60), (83.83, 9.88, 7.58)))),
-    source="catalogue/bok2024.md §8, D.2 Table 1",
+    source="docs/papers/bok2024.md, D.2 Table 1",
 )
 
 BOK_TABLE_3 = PrintedTable(
@@ -153,7 +153,7 @@ BOK_TABLE_3 = PrintedTable(
                    dict(zip(("comp_cgd", "comp_sgd", "ours_002", "ours_004"), v)))
                for e, v in zip(_MNIST_ROWS, ((4.71, 1.03, 0.99, 0.99), (6.67, 1.45, 1.24, 1.22),
                                              (9.43, 2.05, 1.59, 1.51)))),
-    source="catalogue/bok2024.md §8, D.2 Table 3",
+    source="docs/papers/bok2024.md, D.2 Table 3",
 )
 
 BOK_TABLE_4 = PrintedTable(
@@ -178,7 +178,7 @@ BOK_TABLE_4 = PrintedTable(
                for e, v in zip(_MNIST_ROWS, ((30.51, 4.44, 5.82, 5.61, 4.34, 4.32),
                                              (49.88, 6.65, 7.61, 7.00, 5.60, 5.51),
                                              (83.83, 10.11, 9.88, 8.38, 7.58, 7.09)))),
-    source="catalogue/bok2024.md §8, D.2 Table 4",
+    source="docs/papers/bok2024.md, D.2 Table 4",
 )
 
 _ACCURACY_NOTE = "accuracies are experimental results: printed only"
@@ -189,7 +189,7 @@ BOK_TABLE_2 = PrintedTable(
     rows=(Row("E = 50", printed={"train": "89.36 ± 0.03", "test": "90.12 ± 0.04"}),
           Row("E = 100", printed={"train": "90.24 ± 0.03", "test": "90.94 ± 0.07"}),
           Row("E = 200", printed={"train": "90.85 ± 0.02", "test": "91.37 ± 0.08"})),
-    source="catalogue/bok2024.md §8, D.2 Table 2", note=_ACCURACY_NOTE,
+    source="docs/papers/bok2024.md, D.2 Table 2", note=_ACCURACY_NOTE,
 )
 
 
@@ -201,7 +201,7 @@ def _accuracy_table(number: int, what: str, rows: tuple) -> PrintedTable:
         columns=tuple(Column(k, label) for k, label in zip(keys, ("NoisyCGD lambda=0.002", "NoisyCGD lambda=0.004",
                                                                   "NoisySGD lambda=0.002", "NoisySGD lambda=0.004"))),
         rows=tuple(Row(f"E = {e}", printed=dict(zip(keys, v))) for e, v in zip(_MNIST_ROWS, rows)),
-        source=f"catalogue/bok2024.md §8, D.2 Table {number}", note=_ACCURACY_NOTE,
+        source=f"docs/papers/bok2024.md, D.2 Table {number}", note=_ACCURACY_NOTE,
     )
 
 
@@ -224,7 +224,7 @@ BOK_TABLE_7 = PrintedTable(
                for t, v in ((10, (0.316, 0.308, 0.314, 0.316, 0.316, 0.316)),
                             (100, (1.000, 0.490, 0.688, 0.871, 0.961, 0.990)),
                             (1000, (3.162, 0.490, 0.700, 0.995, 1.411, 1.984)))),
-    source="catalogue/bok2024.md §8, D.3.1 Table 7",
+    source="docs/papers/bok2024.md, D.3.1 Table 7",
 )
 
 # Table 8: sigma = 8, D = 1; rows L/n, columns eta; (t*, mu*). n = 1 so Delta = L/n; M = 1 (eta <= 2/M).
@@ -241,7 +241,7 @@ BOK_TABLE_8 = PrintedTable(
     ),
     rows=tuple(Row(f"L/n = {ln}, eta = {eta}", _p(n=1, Delta=ln, eta=eta, sigma=8, D=1, M=1, T=100000),
                    {"t_star": v[0], "mu_star": v[1]}) for (ln, eta), v in _T8.items()),
-    source="catalogue/bok2024.md §8, D.3.1 Table 8",
+    source="docs/papers/bok2024.md, D.3.1 Table 8",
 )
 
 # Table 9: L/(b sigma) = 0.2 (b = 1, sigma = 5, Delta = 1); c = 1 - eta with m = M = 1.
@@ -257,7 +257,7 @@ BOK_TABLE_9 = PrintedTable(
             for l, c in _T9_COLS),
     rows=tuple(Row(f"E = {e}", _p(b=1, sigma=5, Delta=1, E=e),
                    dict(zip(["comp"] + [f"l{l}_c{c}" for l, c in _T9_COLS], v))) for e, v in _T9_ROWS.items()),
-    source="catalogue/bok2024.md §8, D.3.2 Table 9",
+    source="docs/papers/bok2024.md, D.3.2 Table 9",
 )
 
 # Tables 10/11/12: sigma = 3, D = 1, rows L/b, columns eta, l = 10/20/40; (E*, mu*). b = 1 so Delta = L/b.
@@ -286,7 +286,7 @@ def _cgd_constrained_table(number: int, l: int) -> PrintedTable:
         ),
         rows=tuple(Row(f"L/b = {lb}, eta = {eta}", _p(b=1, l=l, Delta=lb, eta=eta, sigma=3, D=1, M=1, E=100000),
                        {"e_star": v[0], "mu_star": v[1]}) for (lb, eta), v in _T10_12[l].items()),
-        source="catalogue/bok2024.md §8, D.3.2 Tables 10/11/12",
+        source="docs/papers/bok2024.md, D.3.2 Tables 10/11/12",
     )
 
 
@@ -295,14 +295,14 @@ BOK_TABLE_11 = _cgd_constrained_table(11, 20)
 BOK_TABLE_12 = _cgd_constrained_table(12, 40)
 
 # D.1 Figure 1: m = 1, M = 10, eta = 0.05 (c = 0.95), L/(n sigma) = 0.1, delta = 1e-5; values derived by the
-# catalogue (the paper prints no numbers for this figure).
+# the paper notes (docs/papers; the paper prints no numbers for this figure).
 _FIG1 = _p(m=1, M=10, eta=0.05, n=10, sigma=1, Delta=1)
 
 
 def _ys22_d6_mu(T: float, ln_sigma: float = 0.1, c: float = 0.95, c_tilde: float = 0.975) -> float:
     """The GDP-equivalent of the prior RDP bound of Bok et al. Fig. 1 ("prior RDP", [YS22, Thm D.6]).
 
-    catalogue/bok2024.md §8 D.1: the figure implements [YS22, Thm D.6] as the RDP curve ``alpha * rho`` with
+    docs/papers/bok2024.md D.1: the figure implements [YS22, Thm D.6] as the RDP curve ``alpha * rho`` with
     ``rho = (L/(n sigma))^2 (1+c)/(1-c) (1 - c~^T)``, ``c~ = 1 - eta m / 2``; that is the RDP of ``mu``-GDP
     through Lemma A.4 (``alpha mu^2 / 2``) with ``mu = sqrt(2 rho)``, so the registry's Lemma A.4 and the
     paper's own RDP -> (eps, delta) conversion turn it into the figure's epsilon.  The bound is not a registry
@@ -332,12 +332,12 @@ BOK_FIGURE_1 = PrintedTable(
                for t, v in ((10, (0.3129, 1.185, 1.293, 1.775, 1.199)), (20, (0.4291, 1.681, 1.829, 2.440, 1.760)),
                             (40, (0.5488, 2.212, 2.402, 3.177, 2.594)), (80, (0.6143, 2.510, 2.723, 3.785, 3.849)),
                             (160, (0.6243, 2.557, 2.773, 4.061, 5.759)))),
-    source="catalogue/bok2024.md §8, D.1 (computed, not printed, values)",
-    note="values derived by the catalogue from the figure's parameters; the paper plots them without numbers",
+    source="docs/papers/bok2024.md, D.1 (computed, not printed, values)",
+    note="values derived by the paper notes from the figure's parameters; the paper plots them without numbers",
 )
 
 # ---------------------------------------------------------------------------------------------------
-# Bu, Dong, Long, Su 2020 (catalogue/bu2020.md §5-§6): q = B/n, z = sigma, T = ceil(epochs n / B)
+# Bu, Dong, Long, Su 2020 (docs/papers/bu2020.md-§6): q = B/n, z = sigma, T = ceil(epochs n / B)
 # ---------------------------------------------------------------------------------------------------
 
 
@@ -368,7 +368,7 @@ BU_TABLE_1 = PrintedTable(
                    (0.25, 1.5, 1.3, 15, 95.0, 0.23, 0.83, 1.19), (0.15, 1.0, 1.1, 60, 96.6, 0.57, 2.32, 3.01),
                    (0.25, 1.5, 0.7, 45, 97.0, 1.13, 5.07, 7.10), (0.25, 1.5, 0.6, 62, 97.6, 2.00, 9.98, 13.27),
                    (0.25, 1.5, 0.55, 68, 97.8, 2.76, 14.98, 18.72), (0.25, 1.5, 0.5, 100, 98.0, 4.78, 31.12, 32.40))),
-    source="catalogue/bu2020.md §5 Table 1, §6 (parameters)",
+    source="docs/papers/bu2020.md Table 1, §6 (parameters)",
 )
 
 
@@ -382,7 +382,7 @@ def _bu_models_table(number: int, caption: str, metric: str, private: tuple, oth
     return PrintedTable(
         id=f"bu2020/table{number}", paper="bu2020", label=f"Table {number}", caption=caption,
         columns=(Column("epochs", "Epochs", digits=0), Column("metric", metric)) + _bu_columns(delta),
-        rows=tuple(rows), source=f"catalogue/bu2020.md §5 Table {number}, §6 (parameters)",
+        rows=tuple(rows), source=f"docs/papers/bu2020.md Table {number}, §6 (parameters)",
     )
 
 
@@ -410,11 +410,11 @@ BU_FIGURE_4 = PrintedTable(
           Row("top, sigma~ = 1.06, 20 epochs", _bu(_Q_MNIST, 1.06, 20), {"mu": 0.35, "eps_clt": 1.34}),
           Row("bottom, sigma = 0.7, 70 epochs", _bu(_Q_MNIST, 0.7, 70), {"eps_ma": 8.68}),
           Row("bottom, sigma~ = 0.638, 70 epochs", _bu(_Q_MNIST, 0.638, 70), {"mu": 1.78, "eps_clt": 8.68})),
-    source="catalogue/bu2020.md §5 (other reported numbers), §6 Fig4 rows",
+    source="docs/papers/bu2020.md (other reported numbers), §6 Fig4 rows",
 )
 
 # ---------------------------------------------------------------------------------------------------
-# Chourasia, Ye, Shokri 2021 (catalogue/chourasia2021.md Figure 1): sigma_C = 0.02 -> sigma = 0.2
+# Chourasia, Ye, Shokri 2021 (docs/papers/chourasia2021.md Figure 1): sigma_C = 0.02 -> sigma = 0.2
 # ---------------------------------------------------------------------------------------------------
 
 _CH_FIG1 = _p(alpha=10, M=4, Delta=4, n=5000, eta=0.02, sigma=0.2)
@@ -429,12 +429,12 @@ CHOURASIA_FIGURE_1 = PrintedTable(
                for k, v in ((10, (0.001523, 0.001450, 0.001319, 0.0008)),
                             (100, (0.010114, 0.006917, 0.003927, 0.008)),
                             (1000, (0.015999, 0.008000, 0.004000, 0.08)))),
-    source="catalogue/chourasia2021.md Figure 1 (derived values at alpha = 10)",
-    note="values derived by the catalogue from the caption's formulas; the paper plots them without numbers",
+    source="docs/papers/chourasia2021.md Figure 1 (derived values at alpha = 10)",
+    note="values derived by the paper notes from the caption's formulas; the paper plots them without numbers",
 )
 
 # ---------------------------------------------------------------------------------------------------
-# Altschuler & Talwar 2022 (catalogue/altschuler2022.md §8): no printed numbers; Appendix B's (B.1)
+# Altschuler & Talwar 2022 (docs/papers/altschuler2022.md): no printed numbers; Appendix B's (B.1)
 # plateau eps_inf = 4 alpha D~ L / (n eta sigma^2), D~ = D + 2 eta L / n, is the value the bound reaches.
 # ---------------------------------------------------------------------------------------------------
 
@@ -450,15 +450,15 @@ ALTSCHULER_APPENDIX_B = PrintedTable(
     id="altschuler2022/appendixB", paper="altschuler2022", label="Appendix B (B.1)", kind="figure",
     caption="Full-batch noisy GD, (B.1): RDP bound after many steps equals the plateau 4 alpha D~ L/(n eta sigma^2).",
     columns=(Column("eps", "eps (B.1), T large", "altschuler2022/b.1", digits=3,
-                    note="the paper prints no numbers; the row values are the catalogue's derived plateau"),),
+                    note="the paper prints no numbers; the row values are the paper notes' derived plateau"),),
     rows=tuple(Row(", ".join(f"{k}={v:g}" for k, v in r.items() if k not in ("T", "M")), r,
                    {"eps": round(_at22_plateau(r["alpha"], r["D"], r["L"], r["n"], r["eta"], r["sigma"]), 6)})
                for r in _AT22_ROWS),
-    source="catalogue/altschuler2022.md §8 (B.1) plateau [DERIVED]",
-    note="no printed tables or numeric figures in this paper (catalogue §9(a))",
+    source="docs/papers/altschuler2022.md (B.1) plateau [DERIVED]",
+    note="no printed tables or numeric figures in this paper (docs/papers)",
 )
 
-# catalogue/altschuler2022.md §11: the catalogue's reference values of (B.2) and (B.3) at alpha = 2, L = 1,
+# docs/papers/altschuler2022.md: the paper notes' reference values of (B.2) and (B.3) at alpha = 2, L = 1,
 # D = 2, eta = 0.1, sigma = 3, n = 20, b = 1 (B.3 with kappa = 10: m = 20/11, M = 200/11, eta not tied to them).
 _B2 = _p(alpha=2, L=1, D=2, eta=0.1, sigma=3, n=20, b=1, M=1)
 ALTSCHULER_B2 = PrintedTable(
@@ -474,8 +474,8 @@ ALTSCHULER_B2 = PrintedTable(
                for t, v in ((10, (0.01285, 0.01285, 0.01285)), (100, (0.12854, 0.12854, 0.04317)),
                             (400, (0.51414, 0.51414, None)), (1000, (1.01134, 1.28536, None)),
                             (10000, (1.01134, 12.85, 0.04317)))),
-    source="catalogue/altschuler2022.md §11 ((B.2) and (B.3) table) [the catalogue's values, not the paper's]",
-    note="the paper prints no numbers; these are the catalogue's grid-search values (optimal sigma_1 about 2.02)",
+    source="docs/papers/altschuler2022.md ((B.2) and (B.3) table) [the paper notes' values, not the paper's]",
+    note="the paper prints no numbers; these are the paper notes' grid-search values (optimal sigma_1 about 2.02)",
 )
 
 ALTSCHULER_THM31 = PrintedTable(
@@ -485,10 +485,10 @@ ALTSCHULER_THM31 = PrintedTable(
     columns=(Column("eps", "RDP epsilon", "altschuler2022/thm3.1", digits=8),),
     rows=(Row("alpha = 2, L = 1, D = 1, eta = 0.1, sigma = 20, n = 1000, T = 1e6",
               _p(alpha=2, L=1, D=1, eta=0.1, sigma=20, n=1000, b=1, M=1, T=10**6), {"eps": 4.0008e-4}),),
-    source="catalogue/altschuler2022.md §11 (explicit Theorem 3.1 corollary) [DERIVED]",
+    source="docs/papers/altschuler2022.md (explicit Theorem 3.1 corollary) [DERIVED]",
 )
 
-# catalogue/altschuler2022.md §4: exact density evolution of the Thm 4.1 construction (n = 20, b = 1, L = 1,
+# docs/papers/altschuler2022.md: exact density evolution of the Thm 4.1 construction (n = 20, b = 1, L = 1,
 # eta = 0.1, D = 2, sigma = 3, alpha = 2) shows the plateau of D_2 in T.
 _AT22_D2 = _p(n=20, b=1, Delta=1, L=1, eta=0.1, D=2, sigma=3, alpha=2)
 ALTSCHULER_D2_PLATEAU = PrintedTable(
@@ -503,11 +503,11 @@ ALTSCHULER_D2_PLATEAU = PrintedTable(
     ),
     rows=tuple(Row(f"T = {t}", {**_AT22_D2, "T": t}, {"exact": v}) for t, v in
                ((1, 2.9e-4), (50, 5.46e-3), (100, 5.61e-3), (200, 5.61e-3))),
-    source="catalogue/altschuler2022.md §4 (numerical verification of 4.1, exact density evolution)",
-    note="the catalogue gives 5.61e-3 for all T >= 100: the divergence stops growing after about Dn/(L eta)",
+    source="docs/papers/altschuler2022.md (numerical verification of 4.1, exact density evolution)",
+    note="the paper notes gives 5.61e-3 for all T >= 100: the divergence stops growing after about Dn/(L eta)",
 )
 
-# catalogue/altschuler2022.md §4: the construction at constants meeting the theorem's conditions; the catalogue's
+# docs/papers/altschuler2022.md: the construction at constants meeting the theorem's conditions; the paper notes'
 # Monte Carlo (2e4 paths) gives P[omega_T >= 0] = 0.503 under D and 1.000 under D'.
 _AT22_MC = _p(n=10, b=1, Delta=1, L=1, eta=1, D=1000, T=7500, sigma=math.sqrt(1e-3 * 1000**2 / 7500))
 ALTSCHULER_THM41_TEST = PrintedTable(
@@ -515,7 +515,7 @@ ALTSCHULER_THM41_TEST = PrintedTable(
     kind="figure",
     caption="The positivity test 1[omega_T >= 0] of the Theorem 4.1 proof (n = 10, b = 1, L = eta = 1, D = 1000, "
             "T = Tbar = 7500, sigma = sqrt(c_sigma D^2/(eta^2 Tbar)) = 0.3651): its probability under D and D', "
-            "exact by density evolution, against the catalogue's Monte Carlo.",
+            "exact by density evolution, against the paper notes' Monte Carlo.",
     columns=(
         Column("p", "P[omega_T >= 0] under D", conversion="exact", family="at22_thm41", quantity="event",
                params=_p(event=0.0), digits=2, note="Monte Carlo with 2e4 paths: standard error 0.0035"),
@@ -523,11 +523,11 @@ ALTSCHULER_THM41_TEST = PrintedTable(
                quantity="event_prime", params=_p(event=0.0), digits=3),
     ),
     rows=(Row("Tbar = 7500", _AT22_MC, {"p": 0.503, "p_prime": 1.000}),),
-    source="catalogue/altschuler2022.md §4 (numerical verification of 4.1, Monte Carlo)",
+    source="docs/papers/altschuler2022.md (numerical verification of 4.1, Monte Carlo)",
 )
 
-# catalogue/chourasia2021.md §3 Figure 2: squared loss (lambda = beta = 1), sigma_C = 0.02 (sigma = 0.2),
-# eta = 0.02, n = 5000, S_g = 4; the catalogue's asymptotes per unit alpha (Cor. 2 8.0808e-4, exact 7.92e-4,
+# docs/papers/chourasia2021.md Figure 2: squared loss (lambda = beta = 1), sigma_C = 0.02 (sigma = 0.2),
+# eta = 0.02, n = 5000, S_g = 4; the paper notes' asymptotes per unit alpha (Cor. 2 8.0808e-4, exact 7.92e-4,
 # Thm 3 4.0e-4), read here at alpha = 10 (alpha is not given for Fig. 2; Fig. 1 uses 10, 20, 30).
 _CH_FIG2 = _p(alpha=10, m=1, M=1, Delta=4, n=5000, eta=0.02, sigma=0.2)
 CHOURASIA_FIGURE_2 = PrintedTable(
@@ -540,7 +540,7 @@ CHOURASIA_FIGURE_2 = PrintedTable(
              Column("baseline", "composition", "chourasia2021/baseline", digits=5)),
     rows=(Row("K = 100000 (the asymptote)", {**_CH_FIG2, "T": 100000},
               {"cor2": 0.0080808, "exact": 0.00792, "thm3": 0.0040, "baseline": None}),),
-    source="catalogue/chourasia2021.md §3 Figure 2 (asymptotes per unit alpha [DERIVED], times alpha = 10)",
+    source="docs/papers/chourasia2021.md Figure 2 (asymptotes per unit alpha [DERIVED], times alpha = 10)",
     note="the paper plots the curves without numbers; 'upper roughly two times the lower bound': 8.08 vs 4.0",
 )
 
@@ -622,7 +622,7 @@ FIGURES: tuple[FigureSpec, ...] = (
                 Curve("chourasia2021/thm3/exact", "exact (squared loss)", kind="exact"),
                 Curve("chourasia2021/thm3", "Thm 3 (lower bound)", kind="lower"),
                 Curve("chourasia2021/baseline", "composition", kind="composition")),
-        note="alpha is not given for Fig. 2 (the catalogue: probably as Fig. 1); every curve is linear in alpha"),
+        note="alpha is not given for Fig. 2 (the paper notes: probably as Fig. 1); every curve is linear in alpha"),
     FigureSpec(
         id="bu2020/figure4", paper="bu2020", label="Figure 4",
         caption="MNIST (p = 256/60000): epsilon at delta = 1e-5 over epochs, CLT at sigma~ vs moments accountant "
@@ -691,7 +691,7 @@ _BU_MNIST1 = {**_bu(_Q_MNIST, 1.3, 15), "delta": 1e-5}  # Table 1, first row
 _CH_FIG1_L1 = {**_CH_FIG1, "m": 1.0, "T": 100.0}
 _CH_FIG2_K = {**_CH_FIG2, "T": 100.0}
 
-#: theorem id -> the paper's parameters its plot is drawn at (catalogue provenance in ``source``)
+#: theorem id -> the paper's parameters its plot is drawn at (its provenance in ``source``)
 PAPER_POINTS: dict[str, PaperPoint] = {
     **{tid: PaperPoint({**_FIG1, "T": 160.0}, "Bok et al. Fig. 1 (c = 0.95, L/(n sigma) = 0.1, T = 160)")
        for tid in ("bok2024/thm4.1", "bok2024/thm4.2")},
@@ -721,11 +721,11 @@ PAPER_POINTS: dict[str, PaperPoint] = {
     **{tid: PaperPoint(_CH_FIG2_K, "Chourasia et al. Fig. 2 (squared loss, alpha = 10)")
        for tid in ("chourasia2021/cor2", "chourasia2021/thm3", "chourasia2021/thm3/exact",
                    "chourasia2021/thm3/as-printed")},
-    **{tid: PaperPoint({**_B2, "T": 1000.0}, "Altschuler-Talwar (B.2) reference point (catalogue §11)")
+    **{tid: PaperPoint({**_B2, "T": 1000.0}, "Altschuler-Talwar (B.2) reference point (docs/papers)")
        for tid in ("altschuler2022/b.2", "altschuler2022/b.2/both-directions", "altschuler2022/eq1.1/sgm",
                    "altschuler2022/eq1.1/sgm/both-directions", "altschuler2022/eq3.7",
                    "altschuler2022/eq3.7/both-directions")},
-    **{tid: PaperPoint({**_AT22_D2, "M": 1.0, "T": 100.0}, "Altschuler-Talwar Thm 4.1 construction (catalogue §4)")
+    **{tid: PaperPoint({**_AT22_D2, "M": 1.0, "T": 100.0}, "Altschuler-Talwar Thm 4.1 construction (docs/papers)")
        for tid in ("altschuler2022/b.1", "altschuler2022/eq1.1")},
 }
 
@@ -740,7 +740,7 @@ EXACT_COMPOSITION: dict[str, str] = {
 
 
 # ---------------------------------------------------------------------------------------------------
-# Every printed table and figure of the four papers (catalogue/*.md): reproduced, or why not
+# Every printed table and figure of the four papers (docs/papers/*.md): reproduced, or why not
 # ---------------------------------------------------------------------------------------------------
 
 
@@ -786,7 +786,7 @@ CHECKLIST: tuple[PrintedItem, ...] = (
     PrintedItem("bu2020", "Table 2", ("bu2020/table2",)),
     PrintedItem("bu2020", "Table 3", ("bu2020/table3",)),
     PrintedItem("bu2020", "Table 4", ("bu2020/table4",)),
-    PrintedItem("bu2020", "Figure 2", why="the catalogue records only its parameters (sigma = 0.7, p = 256/60000, "
+    PrintedItem("bu2020", "Figure 2", why="the paper notes records only its parameters (sigma = 0.7, p = 256/60000, "
                                           "delta = 1e-5), not the plotted values"),
     PrintedItem("bu2020", "Figure 4", ("bu2020/figure4",)),
     PrintedItem("bu2020", "Figure 5", why="the exact tradeoff curve of the composition against G_mu (sigma = 1.1, "

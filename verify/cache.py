@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import os
 import tempfile
 import types
 from collections import OrderedDict
-from types import MappingProxyType
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable, Hashable, Iterable, TypeVar
 
 import numpy as np
@@ -230,6 +231,12 @@ def digest_sources(digest, paths: Iterable[Path], root: Path) -> None:
         digest.update(b"\0")
 
 
+def _entry_digest(key: str, value: Any) -> str:
+    """SHA-256 of a cache entry's key and its content (canonical JSON): what makes an entry self-verifying."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=True)
+    return hashlib.sha256(f"{key}\0{text}".encode()).hexdigest()
+
+
 class ResultCache:
     """A folder of JSON entries by key (``KEY.json``), counting hits and misses."""
 
@@ -256,10 +263,18 @@ class ResultCache:
         return self.folder / f"{key}.json"
 
     def get(self, key: str) -> Any | None:
+        """The value stored under ``key``, or None (a miss): an entry that cannot be read, is not of the shape
+        :meth:`put` writes, or whose digest does not match its content and key (edited by hand, truncated,
+        copied under another key) is a miss, never a result."""
         try:
             with open(self._path(key), encoding="utf-8") as f:
-                value = json.load(f)
-        except (OSError, ValueError):
+                entry = json.load(f)
+            value = entry["value"]
+            ok = (isinstance(entry, dict) and entry.get("key") == key
+                  and entry.get("digest") == _entry_digest(key, value))
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            ok = False
+        if not ok:
             self.misses += 1
             return None
         self.hits += 1
@@ -270,8 +285,9 @@ class ResultCache:
         on it)."""
         try:
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".entry-", suffix=".tmp")
+            entry = {"key": key, "digest": _entry_digest(key, value), "value": value}
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(value, f, ensure_ascii=False, separators=(",", ":"))  # key order kept: the page follows it
+                json.dump(entry, f, ensure_ascii=False, separators=(",", ":"))  # key order kept: the page follows it
             os.replace(tmp, self._path(key))
         except OSError:
             try:

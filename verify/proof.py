@@ -76,6 +76,19 @@ class Reading:
     low: Any = None
     high: Any = None
 
+    def __repr__(self) -> str:
+        """Deterministic across processes (a function by its qualified name, not its address): the report's
+        cache keys records by their text."""
+        fields = ", ".join(f"{name}={_stable(getattr(self, name))}" for name in
+                           ("text", "lhs", "relation", "rhs", "tolerance", "low", "high"))
+        return f"Reading({fields})"
+
+
+def _stable(value: Any) -> str:
+    if callable(value) and not isinstance(value, sp.Basic):
+        return f"<{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', type(value).__name__)}>"
+    return repr(value)
+
 
 @dataclass(frozen=True)
 class Step:

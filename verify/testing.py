@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 from verify.check.suite import lookup_with as _lookup
 from verify.check.engine import check_theorem, search_effort
@@ -27,7 +29,29 @@ def check(theorem: Theorem, max_examples: int = 40, seed: int = 0, profile_name:
     max_examples = integer("max_examples", max_examples, where, high=100_000)
     seed = integer("seed", seed, where, low=0)
     effort = replace(search_effort(profile_name), examples=max_examples)
+    if not theorem.origin and theorem.id not in _registry_ids():
+        theorem = replace(theorem, origin=_defining_file(theorem))  # its replay lines name the file
     return check_theorem(theorem, _lookup([theorem]), effort, seed)
+
+
+def _registry_ids() -> set[str]:
+    import theorems
+
+    return set(theorems.ids())
+
+
+def _defining_file(theorem: Theorem) -> str:
+    """The file of the module that holds ``theorem`` at module level (relative to the working folder when
+    below it), so that ``verify eval FILE::ID`` finds it again; "" when no module does."""
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file and any(value is theorem for value in list(vars(module).values())):
+            path = Path(file).resolve()
+            try:
+                return str(path.relative_to(Path.cwd()))
+            except ValueError:
+                return str(path)
+    return ""
 
 
 def assert_sound(theorem: Theorem, max_examples: int = 40, seed: int = 0, require_verified: bool = False) -> Verdict:
@@ -38,7 +62,9 @@ def assert_sound(theorem: Theorem, max_examples: int = 40, seed: int = 0, requir
     """
     verdict = check(theorem, max_examples=max_examples, seed=seed)
     if verdict.verdict in ("violated", "ill-formed"):
-        raise AssertionError(f"{theorem.id} is {verdict.verdict}: {verdict.reason}\ncounterexample: {verdict.counterexample}")
+        replays = "".join(f"\n{what}, replay with:\n  {line}" for what, line in verdict.replay_lines())
+        raise AssertionError(f"{theorem.id} is {verdict.verdict}: {verdict.reason}" + (replays or
+                             f"\ncounterexample: {verdict.counterexample}"))
     if require_verified and verdict.verdict != "verified":
         raise AssertionError(f"{theorem.id} is {verdict.verdict}, not verified: {verdict.reason}")
     return verdict

@@ -1,4 +1,4 @@
-"""The theorem record and the canonical symbol vocabulary (DESIGN.md §3–§4).
+"""The theorem record and the canonical symbol vocabulary (docs/conventions.md, docs/theorems.md).
 
 A :class:`Theorem` is data: what a paper claims, in the canonical convention
 ``theta <- Proj_C(theta - eta * (mean gradient + N(0, sigma^2 I)))``.  Obligations, references and
@@ -129,9 +129,57 @@ class Erratum:
 # ---------------------------------------------------------------------------------------------------
 
 
+#: the largest bound a record may hold (operations, nesting depth, digits of one number): beyond, a bound is
+#: refused before any search (a 10,000-term sum or 120 nested roots is a generated mistake, not a theorem)
+MAX_OPERATIONS, MAX_DEPTH, MAX_DIGITS = 5000, 80, 400
+
+
+def ill_formed(bound: sp.Expr) -> str:
+    """Why ``bound`` cannot be a privacy bound before any number is computed ("" when nothing is wrong): an
+    imaginary unit, an infinity or NaN written in it, or a size beyond :data:`MAX_OPERATIONS`,
+    :data:`MAX_DEPTH` or :data:`MAX_DIGITS`."""
+    if not isinstance(bound, sp.Expr):  # a relation, a tuple, a set: no number to bound anything
+        return f"must be a sympy expression, got {type(bound).__name__}"
+    if bound.has(sp.I):
+        return "has an imaginary part (I): a privacy bound is real"
+    if bound.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return "holds an infinity or NaN (zoo, oo, nan) written in its formula"
+    depth, stack, seen = 0, [(bound, 1)], 0
+    while stack:
+        node, level = stack.pop()
+        depth, seen = max(depth, level), seen + 1
+        if level > MAX_DEPTH:
+            return f"is nested deeper than {MAX_DEPTH} levels"
+        if seen > 4 * MAX_OPERATIONS:
+            return f"has more than {MAX_OPERATIONS} operations"
+        if isinstance(node, sp.Rational) and max(abs(node.p).bit_length(), node.q.bit_length()) > 3.33 * MAX_DIGITS:
+            return f"holds a number with more than {MAX_DIGITS} digits"
+        stack.extend((arg, level + 1) for arg in node.args)
+    return ""
+
+
 @dataclass(frozen=True)
 class Theorem:
-    """A theorem record (DESIGN.md §4)."""
+    """A theorem record (docs/theorems.md): a bound on the privacy of a run, with what it assumes.
+
+    * ``id``: "paper/label" (a user's own: any "prefix/name"); ``title``; ``source``: ``Source(paper, statement)``.
+    * ``notion``: rdp (bound: the Rényi epsilon at order ``alpha``), gdp (mu), fdp (delta at ``eps`` of the
+      trade-off curve), eps_delta (eps at ``delta``), utility (an excess risk); ``verify.privacy.notions``
+      registers more.
+    * ``kind``: upper, lower, exact or approximation.
+    * ``bound``: a sympy expression in the vocabulary's symbols (``sym.eta``; ``dir(sym)`` lists them), with
+      ``sympy`` functions and the numeric operators of ``verify.privacy.operators``.
+    * ``setting``: ``Setting(algorithm=..., batches=..., loss=..., constraint=..., adjacency=..., init=...,
+      release=...)``: algorithm in noisy_gd, langevin, exp_mech, gaussian_mechanism, dp_sgd, any; batches in
+      full, cyclic, poisson, uniform, shuffle, any; loss in squared, quadratic, strongly_convex, linear,
+      logistic, huber, convex, lipschitz, smooth, weakly_convex, nonconvex, concave_quadratic, any; constraint
+      in none, bounded, any; adjacency in replace, add_remove, any; init in fixed, gaussian, stationary, any;
+      release in last, all.
+    * ``assumptions``: ``Assumption(relation, text)``; ``free``: parameters the bound minimises over
+      (``FreeParameter``); ``claims``: ``Claim(kind, ...)`` with kind in limit, equals, le, ge, exact_on,
+      monotone, witness, approximates; ``errata``: ``Erratum(text, evidence, variant=..., step=...,
+      notation=...)``; ``steps``: the proof's steps (``Step``, ``Reading``, ``Exact``: docs/proof-steps.md).
+    """
 
     id: str
     title: str
@@ -159,15 +207,26 @@ class Theorem:
     up_to_constant: bool = False
     #: the proof's steps as checkable claims (:mod:`verify.proof`), checked by the ``proof`` obligation
     steps: tuple[Step, ...] = ()
+    #: the user file the record was read from ("" for the registry's): replay lines name it (``FILE::ID``)
+    origin: str = ""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id or any(ch.isspace() for ch in self.id) or "::" in self.id:
+            raise InputError(f"id must be a non-empty string without spaces or '::' (e.g. 'me/thm1'), got {self.id!r}",
+                             "id")
         notion_record(self.notion)  # InputError naming the registered notions
         if self.kind not in KINDS:
             raise InputError(f"kind must be one of {KINDS}, got {self.kind!r}", "kind", self.id)
-        object.__setattr__(self, "bound", sp.sympify(self.bound))
+        try:
+            object.__setattr__(self, "bound", sp.sympify(self.bound))
+        except (sp.SympifyError, TypeError, ValueError) as exc:
+            raise InputError(f"bound is not an expression: {exc}", "bound", self.id) from None
         unknown = {s.name for s in self.bound.free_symbols} - set(SYMBOLS)
         if unknown:
             raise InputError(f"bound uses symbols outside the vocabulary: {sorted(unknown)}", "bound", self.id)
+        problem = ill_formed(self.bound)
+        if problem:
+            raise InputError(f"bound {problem}", "bound", self.id)
         for v in self.variants:
             if v.printed_of != self.id:
                 raise InputError(f"variant {v.id} must have printed_of={self.id!r}", "variants", self.id)
@@ -178,6 +237,11 @@ class Theorem:
             if e.step is not None and e.step not in steps:
                 raise InputError(f"erratum {e.text[:40]!r} names step {e.step!r}, not one of {steps}", "errata",
                                  self.id)
+
+    @property
+    def target(self) -> str:
+        """What ``verify eval`` takes to find this record again: its id, or ``FILE::ID`` for a user's record."""
+        return f"{self.origin}::{self.id}" if self.origin else self.id
 
     def step(self, step_id: str) -> Step:
         """The proof step ``step_id``; InputError naming the theorem's steps otherwise."""
@@ -473,17 +537,21 @@ def numeric_form(expr: sp.Expr) -> sp.Expr:
 
 
 def theorems_in(namespace: Mapping[str, object]) -> list[Theorem]:
-    """The module-level :class:`Theorem` objects of a namespace, with their "as printed" variants."""
+    """The module-level :class:`Theorem` objects of a namespace, with their "as printed" variants (a record seen
+    twice, under two names or as a variant, counts once; two different records of one id are refused)."""
     found: list[Theorem] = []
-    seen: set[str] = set()
+    seen: dict[str, Theorem] = {}
     for value in namespace.values():
         candidates = value if isinstance(value, (list, tuple)) else [value]
         for t in candidates:
             if isinstance(t, Theorem):
                 for record in (t, *t.variants):
                     if record.id not in seen:
-                        seen.add(record.id)
+                        seen[record.id] = record
                         found.append(record)
+                    elif seen[record.id] is not record and seen[record.id] != record:
+                        raise InputError(f"the id {record.id!r} names two records (each id names one record)",
+                                         "id")
     return found
 
 

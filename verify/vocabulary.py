@@ -1,4 +1,4 @@
-"""The canonical symbol vocabulary (DESIGN.md §3) and the relations between its parameters.
+"""The canonical symbol vocabulary (docs/conventions.md) and the relations between its parameters.
 
 Every theorem, instance and run speaks these names.  The relations that tie them together
 (``q = b/n``, ``l = n/b``, ``T = l*E``, ``sigma = z*Cclip/b``, ``Delta <= 2L`` under replace adjacency,
@@ -25,7 +25,7 @@ class Variable:
     """One symbol of the canonical vocabulary.
 
     ``scale`` is the power of ``c`` the symbol picks up under the re-parametrisation theta' = c*theta
-    (DESIGN.md §3): L -> L/c has scale -1, eta -> c^2 eta has scale 2.
+    (docs/conventions.md): L -> L/c has scale -1, eta -> c^2 eta has scale 2.
     """
 
     name: str
@@ -95,6 +95,12 @@ class _Symbols:
             return SYMBOLS[name]
         except KeyError:
             raise AttributeError(f"{name!r} is not in the canonical vocabulary") from None
+
+    def __dir__(self) -> list[str]:
+        return sorted(SYMBOLS)
+
+    def __repr__(self) -> str:
+        return f"sym: the vocabulary's symbols ({', '.join(SYMBOLS)})"
 
 
 sym = _Symbols()
@@ -179,7 +185,7 @@ def _in_domain(var: Variable, value: np.ndarray) -> bool:
 def sensitivity_of_lipschitz(L, adjacency: str):
     """The gradient sensitivity Delta an L-Lipschitz loss guarantees: ``2L`` when one record is
     replaced (two gradients of norm <= L, in opposite directions at worst), ``L`` when one is added or
-    removed (DESIGN.md §3)."""
+    removed (docs/conventions.md)."""
     if adjacency == "replace":
         return 2 * L
     if adjacency == "add_remove":
@@ -216,7 +222,7 @@ def check_curvatures(m: float, M: float, where: str = "", error: type[InputError
 
 
 def derive(params: Mapping[str, float], batches: str | None = None) -> dict[str, float]:
-    """``params`` completed by the relations of DESIGN.md §3 wherever they determine a missing value.
+    """``params`` completed by the relations of docs/conventions.md wherever they determine a missing value.
 
     ``q = b/n``; for cyclic batches ``l = n/b`` and ``T = l*E`` (``E = T/l`` when ``l`` divides
     ``T``); ``sigma = z*Cclip/b`` and ``z = b*sigma/Cclip``.  Values already given are kept (a

@@ -30,7 +30,7 @@ def test_poisson_epochs_round_the_step_count_up():
 
 def test_dp_sgd_noise_multiplier_and_clipping_norm():
     run = Run.from_mapping(dict(n=1000, b=100, batches="poisson", T=10, z=1.2, Cclip=3.0, adjacency="add_remove"))
-    assert math.isclose(run.sigma, 1.2 * 3.0 / 100)  # sigma = z*Cclip/b (DESIGN.md §3)
+    assert math.isclose(run.sigma, 1.2 * 3.0 / 100)  # sigma = z*Cclip/b (docs/conventions.md)
     assert run.Delta == 3.0  # add/remove: sup |clipped gradient|
     assert math.isclose(run.parameters()["z"], 1.2)
 
@@ -111,7 +111,7 @@ def test_run_errors_are_input_errors_naming_the_key(values, parameter):
 
 
 def test_sensitivity_and_noise_follow_the_vocabulary_relations():
-    # Delta <= 2L (replace) or L (add/remove); sigma = z*Cclip/b (DESIGN.md §3), written out here by hand
+    # Delta <= 2L (replace) or L (add/remove); sigma = z*Cclip/b (docs/conventions.md), written out here by hand
     run = Run.from_mapping(dict(n=100, b=10, batches="uniform", T=5, z=2.0, Cclip=0.5, adjacency="replace"))
     assert (run.sigma, run.Delta) == (2.0 * 0.5 / 10, 1.0)
     assert run.parameters()["z"] == pytest.approx(10 * 0.1 / 1.0)  # effective multiplier b*sigma/Delta

@@ -41,7 +41,7 @@ def _gdp_eps_mpmath(mu: float, delta: float) -> float:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Bok et al. 2024, Table 1 (catalogue/bok2024.md D.2): MNIST logistic regression, NoisyCGD, lambda = 0.002
+# Bok et al. 2024, Table 1 (docs/papers/bok2024.md D.2): MNIST logistic regression, NoisyCGD, lambda = 0.002
 # ---------------------------------------------------------------------------------------------------
 
 MNIST = dict(n=60000, b=1500, batches="cyclic", eta=0.05, sigma=0.01, Delta=10, m=0.002,

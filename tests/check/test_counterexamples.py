@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import theorems
 from verify.instances import FAMILIES
 
-# Altschuler-Talwar (1.1)/(B.2): S_alpha taken in one direction only (catalogue Def 2.10, "Direction")
+# Altschuler-Talwar (1.1)/(B.2): S_alpha taken in one direction only (docs/papers/altschuler2022.md, "Direction")
 AT22_WALK = dict(n=2, b=1, T=1, eta=1.0, sigma=1.0, Delta=2.0, D=10.0)
 
 

@@ -2,6 +2,7 @@
 their correct versions `verified` ("Must show")."""
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -55,14 +56,34 @@ def _cli(*args):
 
 
 def test_check_command_json_and_exit_status():
-    result = _cli("check", str(USER / "wrong_scaled_down.py"), "--json", "--examples", "15")
+    path = str(USER / "wrong_scaled_down.py")
+    result = _cli("check", path, "--json", "--examples", "15")
     assert result.returncode == 1, result.stderr
-    (record,) = json.loads(result.stdout)
+    payload = json.loads(result.stdout)
+    assert set(payload) >= {"profile", "seed", "summary", "theorems"}  # the schema of verify run --json
+    (record,) = payload["theorems"]
     assert record["id"] == "user/gd-composition-95"
     assert record["verdict"] == "violated"
     assert record["counterexample"]["exact"] > record["counterexample"]["bound"]
-    assert {"name", "status", "detail"} <= set(record["obligations"][0])
+    assert {"name", "status", "detail", "data"} <= set(record["obligations"][0])
     assert record["max_ratio"] > 1
+    soundness = next(o for o in record["obligations"] if o["name"] == "soundness")
+    assert {"cells", "budget", "examples", "replay", "largest_margin"} <= set(soundness["data"])
+    # the replay lines name the user's file and reproduce the violation (exit 1)
+    for line in soundness["data"]["replay"]:
+        words = shlex.split(line)
+        assert words[:3] == ["verify", "eval", f"{path}::user/gd-composition-95"], line
+        again = _cli(*words[1:])
+        assert again.returncode == 1 and "VIOLATED" in again.stdout, again.stdout + again.stderr
+
+
+def test_check_prints_the_largest_margin_counterexample_first_with_its_replay_line():
+    path = str(USER / "wrong_scaled_down.py")
+    result = _cli("check", path, "--examples", "15")
+    assert result.returncode == 1
+    out = " ".join(result.stdout.split())
+    assert out.index("largest-margin counterexample: replay") < out.index("smallest counterexample: replay")
+    assert f"verify eval {path}::user/gd-composition-95 --family" in out
 
 
 @pytest.mark.parametrize("name,message", [

@@ -79,7 +79,7 @@ def test_instance_mu_matches_recursion_in_rotated_basis(d, T, position, init, se
 
 
 def bok_thm42_mu(L, n, sigma, eta, m, M, T):
-    """Bok et al. 2024 Thm 4.2 as printed in the catalogue."""
+    """Bok et al. 2024 Thm 4.2 as printed in the paper notes (docs/papers/bok2024.md)."""
     c = max(abs(1 - eta * m), abs(1 - eta * M))
     return L / (n * sigma) * math.sqrt((1 + c) / (1 - c) * (1 - c ** T) / (1 + c ** T))
 
@@ -122,7 +122,7 @@ def test_bok_thm42_long_horizon_is_stable():
 
 @pytest.mark.parametrize("position", [0, 3, 9])
 def test_bok_c17_value(position):
-    """Bok et al. 2024 Thm C.17: mu_j with j = position + 1; catalogue example l=10, c=0.98, E=50."""
+    """Bok et al. 2024 Thm C.17: mu_j with j = position + 1; docs/papers/bok2024.md example l=10, c=0.98, E=50."""
     l, E, b, sigma, eta, m = 10, 50, 5, 1.0, 0.02, 1.0
     L = 0.2 * b * sigma  # L/(b sigma) = 0.2
     inst = FAMILIES["bok_c17"].build(n=l * b, b=b, eta=eta, sigma=sigma, E=E, m=m, M=5.0, Delta=L,
@@ -131,7 +131,7 @@ def test_bok_c17_value(position):
     mu_j = 0.2 * c ** (l - j) * math.sqrt((1 - c ** 2) * (1 - c ** (l * E)) / ((1 - c ** l) ** 2 * (1 + c ** (l * E))))
     assert inst.profile().mu == pytest.approx(mu_j, rel=1e-12)
     if position == 9:
-        assert round(inst.profile().mu, 4) == 0.2176  # the catalogue's printed value
+        assert round(inst.profile().mu, 4) == 0.2176  # the paper notes' (docs/papers/bok2024.md) printed value
 
 
 def chourasia_exact(alpha, Sg, sigma_c, n, eta, K):

@@ -130,7 +130,7 @@ def test_composition_reference_gaussian_limit():
 @given(n=st.integers(2, 50), T=st.integers(1, 200), eta=st.floats(0.01, 1.0), sigma=st.floats(0.1, 10),
        Delta=st.floats(0.01, 10), c=st.floats(0.1, 10))
 def test_scaling_invariance_of_the_chain(n, T, eta, sigma, Delta, c):
-    """theta' = c theta (DESIGN.md §3): Delta/c, m/c^2, M/c^2, eta c^2, sigma/c leave the privacy unchanged."""
+    """theta' = c theta (docs/conventions.md): Delta/c, m/c^2, M/c^2, eta c^2, sigma/c leave the privacy unchanged."""
     a = FAMILIES["bok_thm42"].build(n=n, eta=eta, sigma=sigma, T=T, m=0.5, M=0.9, Delta=Delta)
     b = FAMILIES["bok_thm42"].build(n=n, eta=eta * c * c, sigma=sigma / c, T=T, m=0.5 / c ** 2, M=0.9 / c ** 2,
                                     Delta=Delta / c)
@@ -165,8 +165,8 @@ def test_uniform_subsampling_uses_replace_adjacency():
 
 
 def test_worst_step_composition_reproduces_bu_figure5_exact_tradeoff():
-    """Bu et al. 2020 Fig. 5 setting (catalogue §8): sigma = 1.1, T = 234, p = (256/60000) sqrt(14062.5/234).
-    The catalogue's exact one-sided f = T(P^T, GM^T); the profile is the symmetrised curve (<= f)."""
+    """Bu et al. 2020 Fig. 5 setting (docs/papers/bu2020.md): sigma = 1.1, T = 234, p = (256/60000) sqrt(14062.5/234).
+    The exact one-sided f = T(P^T, GM^T) of docs/papers/bu2020.md; the profile is the symmetrised curve (<= f)."""
     p = 256 / 60000 * math.sqrt(14062.5 / 234)
     n = 10 ** 6
     b = round(p * n)

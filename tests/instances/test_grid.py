@@ -1,4 +1,4 @@
-"""1-D grid engine against closed forms, public accountant values, the catalogue's numbers and Monte Carlo."""
+"""1-D grid engine against closed forms, public accountant values, the numbers of docs/papers/ and Monte Carlo."""
 
 import csv
 import math
@@ -81,7 +81,8 @@ def test_refinement_within_reported_error(batches, b):
 
 @pytest.mark.parametrize("T, printed, digits", [(1, 2.9e-4, 5), (50, 5.46e-3, 5), (100, 5.61e-3, 5)])
 def test_at22_construction_catalogue_values(T, printed, digits):
-    """Altschuler–Talwar Thm 4.1 construction, catalogue §4: n=20, b=1, L=1, eta=0.1, D=2, sigma=3, D_2."""
+    """Altschuler–Talwar Thm 4.1 construction (docs/papers/altschuler2022.md): n=20, b=1, L=1, eta=0.1, D=2,
+    sigma=3, D_2."""
     inst = FAMILIES["at22_thm41"].build(n=20, eta=0.1, sigma=3.0, T=T, Delta=1.0, D=2.0, b=1, cells=1024)
     assert round(float(inst.profile().renyi(2.0)), digits) == pytest.approx(printed, abs=1e-12)
 

@@ -90,7 +90,7 @@ def test_box_is_as_wide_as_lemma6_allows():
 
 
 def test_thm4_instances_run_the_papers_calibration():
-    # catalogue, Theorem 4: eta = lambda/(2 beta^2), sigma_C^2 = 4 alpha L^2/(lambda eps' n^2);
+    # docs/papers/chourasia2021.md, Theorem 4: eta = lambda/(2 beta^2), sigma_C^2 = 4 alpha L^2/(lambda eps' n^2);
     # canonical sigma = sigma_C/sqrt(eta/2)
     n, m, M, L, alpha, eps_p, d = 1000, 0.5, 2.0, 3.0, 4.0, 0.8, 2
     inst = FAMILIES["chourasia_thm4_rdp"].build(n=n, m=m, M=M, L=L, alpha=alpha, eps_rdp=eps_p, d=d, init="gaussian")

@@ -43,7 +43,7 @@ def test_bok_table4_noisy_sgd_column(epochs, printed):
     [(1.3, 15, 0.855, 0.875), (1.1, 60, 2.311, 2.452)],
 )
 def test_bu_exact_poisson_composition(sigma, epochs, low, high):
-    # Bu et al. 2020 NoisySGD on MNIST (n=60000, B=256), add/remove, delta=1e-5; the catalogue's
+    # Bu et al. 2020 NoisySGD on MNIST (n=60000, B=256), add/remove, delta=1e-5; docs/papers/bu2020.md's
     # independent FFT composition brackets (bu2020.md §6): MNIST-1 exact 0.865, MNIST-2 in [2.311, 2.452]
     c = Composition.subsampled_gaussian(256 / 60000, 1.0 / sigma, math.ceil(epochs * 60000 / 256))
     assert low <= c.eps(1e-5) <= high

@@ -92,7 +92,7 @@ def test_quadrature_agrees_with_binomial_series(q, sigma):
 
 
 def test_at22_printed_values():
-    # catalogue/altschuler2022.md §11: S_2(0.05, 1.5) = 1.2854e-3 (paper direction), reverse 1.3981e-3
+    # docs/papers/altschuler2022.md: S_2(0.05, 1.5) = 1.2854e-3 (paper direction), reverse 1.3981e-3
     assert at22_S(2.0, 0.05, 1.5) == pytest.approx(1.2854e-3, rel=1e-4)
     assert sampled_gaussian_rdp(0.05, 1.5, 2.0, direction="remove") == pytest.approx(1.3981e-3, rel=1e-4)
     assert at22_S(2.0, 0.01, 4.0) == pytest.approx(6.437e-6, rel=1e-3)
@@ -154,7 +154,7 @@ def test_classical_conversion_by_hand_and_bu_tables():
     # one order: eps = rdp + log(1/delta)/(alpha-1)
     assert rdp_to_dp_classical([3.0], [0.5], 1e-5) == pytest.approx(0.5 + math.log(1e5) / 2)
     # Bu et al. 2020 Tables 1-4, "MA eps" column (printed to 2 decimals, some truncated; classical conversion, TF orders,
-    # T = ceil(epochs n / B)); MNIST-6 is left out (no variant reproduces it, catalogue/bu2020.md §6)
+    # T = ceil(epochs n / B)); MNIST-6 is left out (no variant reproduces it, docs/papers/bu2020.md)
     rows = [
         (60000, 256, 1.3, 15, 1e-5, 1.19),
         (60000, 256, 1.1, 60, 1e-5, 3.01),

@@ -220,6 +220,7 @@ def test_headless_chromium_screenshot_is_not_blank(rich, tmp_path):
     browser = _chromium()
     if browser is None:
         pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    assert (rich / "report.html").stat().st_size < 3 * 2**20  # compact figures: the page stays light
     shot = tmp_path / "shot.png"
     cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
            "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
@@ -340,3 +341,26 @@ def test_a_cache_that_is_a_file_is_refused(tmp_path, capsys):
     err = _bad(["report", "--out", str(tmp_path / "o"), "--only", CHEAP, "--cache", str(file)], capsys)
     assert "--cache" in err and "not a directory" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_committed_report_is_compact_and_whole():
+    """reports/latest/report.html: under 3 MB with every figure inline, every theorem's section, the median ratio
+    beside the largest, long evidence folded."""
+    root = Path(__file__).resolve().parents[2] / "reports" / "latest"
+    html = (root / "report.html").read_text(encoding="utf-8")
+    report = json.loads((root / "report.json").read_text())
+    assert len(html.encode()) < 3 * 2**20
+    assert html.count("<figure") == len(report["figures_index"]) and "<img" not in html
+    assert all(f'data-theorem="{s["id"]}"' in html for s in report["theorems"])
+    assert "; median " in html and "<details><summary>" in html
+    glyphs = re.findall(r'id="(g\d+)"', html)
+    assert html.count('<svg class="glyphs"') == 1 and len(glyphs) == len(set(glyphs))  # each glyph defined once
+
+
+def test_compact_paths_keep_their_commands():
+    """A line-to letter is dropped only where SVG implies it (after a move-to or a line-to): after a curve the
+    next pair would extend the curve (the glyphs of the figures' text are quadratic curves)."""
+    from verify.report.page import _compact_path
+
+    assert _compact_path("M 1 2 L 3 4 L 5 6 Q 7 8 9 10 L 11 12 L 13 14 z M -1 2 L 3 -4") == \
+        "M1 2 3 4 5 6Q7 8 9 10L11 12 13 14zM-1 2 3 -4"

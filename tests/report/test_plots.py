@@ -1,7 +1,7 @@
 """Per-theorem plots: drawn at the paper's parameters, exact values as curves, lower bounds apart, PLD on CLT plots.
 
-Reference values are the papers' printed numbers and the catalogue's independent computations
-(catalogue/bok2024.md §8 D.1, catalogue/bu2020.md §6), never the plotted functions themselves.
+Reference values are the papers' printed numbers and the paper notes' (docs/papers/bok2024.md) independent computations
+(docs/papers/bok2024.md D.1, docs/papers/bu2020.md), never the plotted functions themselves.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_bok_thm42_is_drawn_at_figure_1_with_the_exact_value_as_a_curve():
     assert section["point"] == {"n": 10.0, "T": 160.0, "eta": 0.05, "sigma": 1.0, "Delta": 1.0, "m": 1.0, "M": 10.0}
     exact = _series(section, "exact")
     assert len(exact) == 1 and sum(v is not None for v in exact[0]["y"]) >= 8  # a curve, not a cross
-    # catalogue D.1: eps (f-DP, Thm 4.2 exact for quadratics) at T = 160 is 2.557, composition 5.759
+    # docs/papers/bok2024.md: eps (f-DP, Thm 4.2 exact for quadratics) at T = 160 is 2.557, composition 5.759
     assert abs(_at(section, exact[0], 160.0) - 2.557) <= 0.0005 + 2e-3 * 2.557
     composition = _series(section, "composition")[0]
     assert abs(_at(section, composition, 160.0) - 5.759) <= 0.0005 + 2e-3 * 5.759
@@ -59,7 +59,7 @@ def test_rdp_theorems_are_plotted_over_T_at_the_papers_order():
     assert section["notion_at"] == {"alpha": 10.0}
     assert section["curve"]["alpha"] == 10.0
     exact = _series(section, "exact")[0]
-    # catalogue/chourasia2021.md §4: R_alpha = alpha S^2 (2-eta)/(4 sigma_C^2 n^2) (1-q^K)/(1+q^K), q = 1 - eta
+    # docs/papers/chourasia2021.md: R_alpha = alpha S^2 (2-eta)/(4 sigma_C^2 n^2) (1-q^K)/(1+q^K), q = 1 - eta
     q, sigma_c = 0.98, 0.02
     for k in (1.0, 100.0):
         want = 10 * 16 * 1.98 / (4 * sigma_c**2 * 5000**2) * (1 - q**k) / (1 + q**k)
@@ -67,7 +67,7 @@ def test_rdp_theorems_are_plotted_over_T_at_the_papers_order():
 
 
 @pytest.mark.parametrize("theorem_id, x, printed", [
-    # catalogue/bu2020.md §6 MNIST-1 (q = 256/60000, sigma = 1.3, 15 epochs): exact eps (PLD) 0.865
+    # docs/papers/bu2020.md MNIST-1 (q = 256/60000, sigma = 1.3, 15 epochs): exact eps (PLD) 0.865
     ("bu2020/eq3.1/eps", 15.0, 0.865),
     ("bu2020/eq3.1", 3516.0, 0.865),
 ])

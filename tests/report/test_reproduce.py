@@ -19,7 +19,7 @@ def _cells(result: dict, key: str) -> list[dict]:
 
 @pytest.mark.parametrize("table_id", ["bok2024/table7", "bok2024/table8", "bok2024/table9"])
 def test_bok_closed_form_tables_match_the_printed_numbers(table_id):
-    # catalogue/bok2024.md §8: these tables are reproduced digit for digit by Thm 4.1-4.5
+    # docs/papers/bok2024.md: these tables are reproduced digit for digit by Thm 4.1-4.5
     result = reproduce_table(tables.get(table_id))
     statuses = {c["status"] for row in result["rows"] for c in row["cells"].values()}
     assert statuses == {"match"}, result["counts"]
@@ -32,7 +32,7 @@ def test_tables_10_12_mu_matches_and_e_star_is_the_true_crossing(table_id, l):
     for row in result["rows"]:
         p = row["params"]
         lb, eta = p["Delta"] / p["b"], p["eta"]
-        # catalogue §8 caveat: the actual crossing of Thm 4.6 with Thm 4.4 (independent closed form)
+        # docs/papers/bok2024.md caveat: the actual crossing of Thm 4.6 with Thm 4.4 (independent closed form)
         true_e = math.ceil(1 + 3 * p["D"] / (lb * eta * l) + math.ceil(p["D"] / (lb * eta)) / l)
         cell = row["cells"]["e_star"]
         assert cell["computed"] == true_e
@@ -51,7 +51,7 @@ def test_chourasia_figure1_values_match_caption_formulas():
     result = reproduce_table(tables.get("chourasia2021/figure1"))
     for row in result["rows"]:
         p = row["params"]
-        sigma_c = p["sigma"] * math.sqrt(p["eta"] / 2)  # Chourasia's sigma (canonical map, DESIGN.md §3)
+        sigma_c = p["sigma"] * math.sqrt(p["eta"] / 2)  # Chourasia's sigma (canonical map, docs/conventions.md)
         # caption of Fig. 1 (independent formula): eps = alpha S^2 / (4 n^2 sigma_C^2) * eta K
         base = p["alpha"] * p["Delta"] ** 2 / (4 * p["n"] ** 2 * sigma_c**2) * p["eta"] * p["T"]
         assert math.isclose(row["cells"]["baseline"]["computed"], base, rel_tol=1e-9)
@@ -67,7 +67,7 @@ def test_bu_table1_clt_columns_match_the_paper():
         assert all(c["status"] == "match" for c in _cells(result, key)), key
     # the accuracy column is printed only, never computed
     assert all(c["status"] == "printed-only" for c in _cells(result, "acc"))
-    # the extra exact column: catalogue/bu2020.md §6 "exact eps (PLD)" (dp_accounting PLD, cross-checked by FFT)
+    # the extra exact column: docs/papers/bu2020.md "exact eps (PLD)" (dp_accounting PLD, cross-checked by FFT)
     exact = [c["computed"] for c in _cells(result, "eps_exact")]
     for got, want in zip(exact, (0.865, 2.382, 5.640, 10.950, 15.716, 28.046)):
         assert abs(got - want) <= 0.01 + 2e-3 * want, (got, want)
@@ -121,7 +121,7 @@ def test_crossing_agrees_with_a_linear_scan(ln, sigma, eta):
 
 
 # ---------------------------------------------------------------------------------------------------
-# reproductions added for every value is the catalogue's (the paper's, or the catalogue's own
+# reproductions added for every value is the paper notes' (the paper's, or docs/papers/bok2024.md's own
 # independent computation), compared at the printed precision
 # ---------------------------------------------------------------------------------------------------
 
@@ -136,7 +136,7 @@ def test_new_reproductions_match_the_printed_numbers(table_id):
 
 
 def test_bok_figure1_prior_rdp_column_is_computed():
-    # catalogue/bok2024.md §8 D.1: eps prior RDP [YS22] 1.775 / 2.440 / 3.177 / 3.785 / 4.061
+    # docs/papers/bok2024.md D.1: eps prior RDP [YS22] 1.775 / 2.440 / 3.177 / 3.785 / 4.061
     cells = _cells(reproduce_table(tables.get("bok2024/figure1")), "eps_prior")
     for cell, want in zip(cells, (1.775, 2.440, 3.177, 3.785, 4.061)):
         assert abs(cell["computed"] - want) <= 0.0005 + 2e-3 * want
@@ -148,7 +148,7 @@ def test_bok_figure1_replot_has_all_four_curves():
     spec = next(s for s in tables.FIGURES if s.id == "bok2024/figure1")
     data = figure_series(spec)
     assert len(data["series"]) == 4
-    # catalogue D.1 at T = 10: f-DP 1.185, our RDP 1.293, prior RDP 1.775, composition 1.199
+    # docs/papers/bok2024.md at T = 10: f-DP 1.185, our RDP 1.293, prior RDP 1.775, composition 1.199
     for s, want in zip(data["series"], (1.185, 1.293, 1.775, 1.199)):
         assert abs(s["y"][0] - want) <= 0.0005 + 2e-3 * want, s["label"]
 
@@ -223,5 +223,5 @@ def test_bu_figure4_replot_carries_the_exact_pld_curve():
 
     spec = next(s for s in tables.FIGURES if s.id == "bu2020/figure4")
     [pld] = [s for s in figure_series(spec)["series"] if s["kind"] == "pld"]
-    # catalogue/bu2020.md §6, Fig4-top sigma~ = 1.06 at 20 epochs: exact eps (PLD) 1.408 against the CLT's 1.34
+    # docs/papers/bu2020.md, Fig4-top sigma~ = 1.06 at 20 epochs: exact eps (PLD) 1.408 against the CLT's 1.34
     assert abs(pld["y"][spec.xs.index(20)] - 1.408) <= 0.0005 + 2e-3 * 1.408

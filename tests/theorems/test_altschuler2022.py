@@ -1,5 +1,5 @@
-"""Altschuler–Talwar 2022 records: Appendix B reference values and the constants of the catalogue (§2, §4,
-§8, §11), independent recomputations (mpmath quadrature, brute force), scope and scaling."""
+"""Altschuler–Talwar 2022 records: Appendix B reference values and the constants of the paper notes
+(docs/papers/altschuler2022.md), independent recomputations (mpmath quadrature, brute force), scope and scaling."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from verify.theorem import VOCABULARY, theorems_in
 
 get = theorems.get
 
-# catalogue §11: alpha = 2, L = 1, D = 2, eta = 0.1, sigma = 3, n = 20, b = 1
+# docs/papers/altschuler2022.md: alpha = 2, L = 1, D = 2, eta = 0.1, sigma = 3, n = 20, b = 1
 B2 = dict(alpha=2.0, L=1.0, D=2.0, eta=0.1, sigma=3.0, n=20.0, b=1.0, M=1.0)
 # (B.3) with kappa = 10 at eta = 0.1 = 2/(M+m): m = 20/11, M = 200/11, c = 9/11
 B3 = dict(B2, m=20 / 11, M=200 / 11)
@@ -52,7 +52,7 @@ def test_sampled_gaussian_against_quadrature(alpha, q, z):
 @pytest.mark.parametrize("q, z, alpha_star", [(0.01, 4, "14.34"), (0.1, 4, "6.007"), (0.01, 10, "50.5"),
                                               (0.05, 8, "18.5"), (0.19, 5, "4.99")])
 def test_alpha_star_table(q, z, alpha_star):
-    """Lemma 2.12's order range: alpha*(q, sigma) as printed in catalogue §11 (truncated to the digits
+    """Lemma 2.12's order range: alpha*(q, sigma) as printed in docs/papers/altschuler2022.md (truncated to the digits
     shown: alpha* lies in [printed, printed + one unit); "4.99" is printed as an approximation)."""
     lemma = get("altschuler2022/lemma2.12")
     unit = 10.0 ** -len(alpha_star.split(".")[1])
@@ -118,7 +118,7 @@ def test_b3_first_order_matches_brute_force_over_tilde_T():
 
 
 def test_theorem41_constants():
-    # Monte Carlo setting of the catalogue: n = 10, b = 1, L = eta = 1, D = 1000, T = Tbar = 7500,
+    # Monte Carlo setting of docs/papers/altschuler2022.md: n = 10, b = 1, L = eta = 1, D = 1000, T = Tbar = 7500,
     # sigma^2 = c_sigma D^2/(eta^2 Tbar)
     p = dict(n=10.0, L=1.0, eta=1.0, D=1000.0, T=7500, sigma=math.sqrt(1e-3 * 1000.0**2 / 7500))
     assert float(get("altschuler2022/thm4.1").evaluate(alpha=100.0, **p)) == 0.005
@@ -147,7 +147,7 @@ def test_lower_bound_scope():
 
 
 def test_linear_baseline_at_the_density_evolution_example():
-    # catalogue §4: n = 20, L = 1, sigma = 3, alpha = 2: "the linear baseline grows to 3.33 at T = 3000"
+    # docs/papers/altschuler2022.md: n = 20, L = 1, sigma = 3, alpha = 2: the linear baseline grows to 3.33 at T = 3000
     value = float(get("altschuler2022/eq1.1").evaluate(alpha=2.0, T=3000, L=1.0, n=20.0, sigma=3.0))
     assert round(value, 2) == pytest.approx(3.33, abs=1e-12)
     # ... while the exact D_2 of the construction plateaus at 5.61e-3: every upper bound stays above it

@@ -1,4 +1,4 @@
-"""Bok et al. 2024: the registry reproduces the printed numbers (catalogue/bok2024.md §8).
+"""Bok et al. 2024: the registry reproduces the printed numbers (docs/papers/bok2024.md).
 
 Expectations are the paper's printed values at the printed precision; every value is evaluated through
 ``theorems.get(id).evaluate``.  Parameters are translated to the canonical vocabulary (their L = Delta).
@@ -52,7 +52,7 @@ def test_table7(steps):
 
 
 def test_thm42_matches_exact_gaussian_iterates():
-    """Independent: the tight quadratic family, mean/variance recursion iterated step by step (catalogue §10)."""
+    """Independent: the tight quadratic family, mean/variance recursion iterated step by step."""
     n, eta, sigma, Delta, m, T = 10, 0.05, 1.0, 1.0, 1.0, 160
     mean, var = 0.0, 0.0
     for _ in range(T):
@@ -61,7 +61,7 @@ def test_thm42_matches_exact_gaussian_iterates():
     exact = abs(mean) / math.sqrt(var)
     bound = get("bok2024/thm4.2").evaluate(Delta=Delta, n=n, sigma=sigma, T=T, eta=eta, m=m, M=10.0)
     assert bound == pytest.approx(exact, rel=1e-12)
-    assert bound == pytest.approx(0.6243, abs=5e-5)  # catalogue D.1, Figure 1 (T = 160)
+    assert bound == pytest.approx(0.6243, abs=5e-5)  # docs/papers/bok2024.md, Figure 1 (T = 160)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def test_tables10_12(l):
             assert_printed(mu, mu_star, 3)
             # the printed E* is the released code's crossing (the as-printed variant) ...
             assert _first_epoch_equal("bok2024/tables10-12/as-printed", base, mu, 400) == e_star
-            # ... while min(Thm 4.4, Thm 4.6) switches at the true crossing (catalogue §8)
+            # ... while min(Thm 4.4, Thm 4.6) switches at the true crossing (docs/papers/bok2024.md)
             true_cross = math.ceil(1 + 3 / (l_over_b * eta * l) + math.ceil(1 / (l_over_b * eta)) / l)
             assert _first_epoch_equal("bok2024/tables10-12", base, mu, 400) == true_cross
 
@@ -253,7 +253,7 @@ def test_figure1_prior_rdp_is_twice_ours_in_the_limit():
     c = 0.95
     rho_ours = get("bok2024/lemmaA.4").evaluate(
         mu=get("bok2024/thm4.2").evaluate(Delta=1.0, n=10, sigma=1.0, T=100000, **contraction_params(c)), alpha=2.0) / 2
-    rho_prior = 0.1**2 * (1 + c) / (1 - c)  # catalogue D.1 with tilde c^T -> 0
+    rho_prior = 0.1**2 * (1 + c) / (1 - c)  # docs/papers/bok2024.md with tilde c^T -> 0
     assert rho_prior == pytest.approx(2 * rho_ours, rel=1e-9)
 
 
@@ -308,7 +308,7 @@ def test_lemmaA4_gaussian_renyi_by_quadrature():
 
 def test_thm48_one_step_is_the_subsampled_gaussian_curve():
     """Independent: delta(eps) of C_p(G_mu) at T = 1 = sup_a 1 - C_p(G_mu)(a) - e^eps a, C_p by its piecewise
-    closed form (catalogue Def 4.7), maximised on a fine grid."""
+    closed form (docs/papers/bok2024.md), maximised on a fine grid."""
     from scipy import stats
 
     p, mu, eps = 0.25, 1.5, 0.5
@@ -379,7 +379,7 @@ def _scaled(params: dict, c: float) -> dict:
 @settings(deadline=None, max_examples=30)
 @given(c=st.sampled_from([0.25, 0.5, 2.0, 4.0]), theorem_id=st.sampled_from(CLOSED_FORM))
 def test_closed_forms_are_scale_invariant(c, theorem_id):
-    """DESIGN.md §3: theta -> c theta (powers of 2 keep every product exact)."""
+    """docs/conventions.md: theta -> c theta (powers of 2 keep every product exact)."""
     t = get(theorem_id)
     params = {k: BASE[k] for k in t.parameters}
     if t.is_printed_variant:

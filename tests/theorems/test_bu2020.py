@@ -1,5 +1,5 @@
 """Bu et al. 2020: the registry reproduces the printed CLT and moments-accountant columns of Tables 1-4
-(catalogue/bu2020.md §5-§6), evaluated through ``theorems.get(id).evaluate``."""
+(docs/papers/bu2020.md-§6), evaluated through ``theorems.get(id).evaluate``."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_clt_mu_and_eps_columns(row):
 @pytest.mark.parametrize("row", ROWS, ids=IDS)
 def test_moments_accountant_column(row):
     """Within 1% (the issue's tolerance); T = ceil(epochs n / B).  MNIST-6 included: with the exact
-    fractional-order RDP it reproduces 32.40 (the catalogue's 33.03 came from dp_accounting's series)."""
+    fractional-order RDP it reproduces 32.40 (the notes' 33.03 came from dp_accounting's series)."""
     _, n, B, z, epochs, delta, _, _, ma = row
     value = get("bu2020/appB.3").evaluate(q=B / n, z=z, T=math.ceil(epochs * n / B), delta=delta)
     assert value == pytest.approx(ma, rel=0.01)
@@ -59,7 +59,7 @@ def test_moments_accountant_column(row):
 
 def test_figure4_moments_accountant_and_recalibrated_clt():
     """Fig. 4: sigma = 1.3 at 20 epochs and sigma = 0.7 at 70 epochs give MA eps 1.34 and 8.68; the
-    recalibrated sigma~ = 1.06 / 0.638 give CLT mu 0.35 / 1.78 (catalogue §5-§6)."""
+    recalibrated sigma~ = 1.06 / 0.638 give CLT mu 0.35 / 1.78 (docs/papers/bu2020.md)."""
     n, B, q = 60000, 256, 256 / 60000
     top = get("bu2020/appB.3").evaluate(q=q, z=1.3, T=math.ceil(20 * n / B), delta=1e-5)
     bottom = get("bu2020/appB.3").evaluate(q=q, z=0.7, T=math.ceil(70 * n / B), delta=1e-5)
@@ -84,7 +84,7 @@ def test_thm5_corrected_equals_eq31_and_as_printed_does_not():
 
 
 # ---------------------------------------------------------------------------------------------------
-# Theorem 3: the exact f-DP guarantee, against the catalogue's independent PLD / FFT values
+# Theorem 3: the exact f-DP guarantee, against the paper notes' (docs/papers/bu2020.md) independent PLD / FFT values
 # ---------------------------------------------------------------------------------------------------
 
 
@@ -135,7 +135,7 @@ def test_eq32_eps_footnote10_and_77_percent():
 @settings(deadline=None, max_examples=40)
 @given(mu=st.floats(0.05, 8.0), eps=st.floats(0.0, 20.0))
 def test_eq32_is_the_convex_conjugate_of_G_mu(mu, eps):
-    """Independent: delta(eps) = sup_a 1 - G_mu(a) - e^eps a, maximised numerically (catalogue §1)."""
+    """Independent: delta(eps) = sup_a 1 - G_mu(a) - e^eps a, maximised numerically (docs/papers/bu2020.md)."""
     z = np.linspace(-12, 12, 20001)  # a = Phi(-z) gives 1 - G_mu(a) = Phi(mu - z)
     a = stats.norm.sf(z)
     one_minus_g = stats.norm.cdf(mu - z)
@@ -184,7 +184,7 @@ def test_registry_shape():
 
 
 def test_mnist6_moments_accountant_discrepancy_is_in_the_fractional_orders():
-    """The catalogue could not reproduce MNIST-6's 32.40 (it got 33.03) because dp_accounting's fractional-order
+    """docs/papers/bu2020.md could not reproduce MNIST-6's 32.40 (it got 33.03) because dp_accounting's fractional-order
     series over-states D_1.8 there; the registry uses the exact divergence (checked with mpmath quadrature)."""
     import mpmath as mp
     from dp_accounting.rdp import rdp_privacy_accountant as rdp_acc
@@ -202,7 +202,7 @@ def test_mnist6_moments_accountant_discrepancy_is_in_the_fractional_orders():
                                                  ("bu2020/eq3.1/epochs", "approximate")])
 def test_records_are_decided_by_their_exact_references(theorem_id, verdict):
     """footnote 4 on the T-dimensional Gaussian pair of full-batch DP-SGD; the epochs CLT against Thm 3's
-    exact composition at the tables' T = ceil(E n/B), where it under-states eps (catalogue §7)."""
+    exact composition at the tables' T = ceil(E n/B), where it under-states eps (docs/papers/bu2020.md)."""
     from verify.check.engine import check_theorem, search_effort
 
     result = check_theorem(get(theorem_id), get, search_effort("quick"), seed=0)

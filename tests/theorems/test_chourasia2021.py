@@ -1,4 +1,4 @@
-"""Chourasia et al. 2021 records: printed numbers (catalogue §3-§4, §9), independent recomputations, scope.
+"""Chourasia et al. 2021 records: printed numbers (docs/papers/chourasia2021.md), independent recomputations, scope.
 
 sigma_C (the paper's noise parameter) maps to the canonical sigma = sigma_C / sqrt(eta/2).
 """
@@ -27,7 +27,7 @@ def canonical_sigma(sigma_c: float, eta: float) -> float:
     return sigma_c / math.sqrt(eta / 2)
 
 
-# Figure 1 (catalogue §3): alpha = 10, beta = 4, S_g = 4, n = 5000, eta = 0.02, sigma_C = 0.02
+# Figure 1 (docs/papers/chourasia2021.md): alpha = 10, beta = 4, S_g = 4, n = 5000, eta = 0.02, sigma_C = 0.02
 FIG1 = dict(alpha=10.0, M=4.0, Delta=4.0, n=5000.0, eta=0.02, sigma=canonical_sigma(0.02, 0.02))
 FIG1_TABLE = {  # K: (lambda = 1, 2, 4, baseline), printed to 6 decimals
     10: (0.001523, 0.001450, 0.001319, 0.0008),
@@ -83,14 +83,14 @@ def test_figure2_crossing_cor2_baseline():
 
 
 def test_tightness_example_numbers():
-    # catalogue Thm 3 "Verify": d=2, n=10, eta=0.1, sigma_C=0.5, K=30, S_g=4, alpha=5
+    # docs/papers/chourasia2021.md "Verify": d=2, n=10, eta=0.1, sigma_C=0.5, K=30, S_g=4, alpha=5
     p = dict(alpha=5.0, m=1.0, Delta=4.0, n=10.0, eta=0.1, sigma=canonical_sigma(0.5, 0.1), T=30)
     assert round(float(get("chourasia2021/thm3/exact").evaluate(**p)), 4) == pytest.approx(1.3964, abs=1e-12)
     assert round(float(get("chourasia2021/thm3").evaluate(**p)), 3) == pytest.approx(0.760, abs=1e-12)
     assert round(float(get("chourasia2021/cor2").evaluate(**p)), 3) == pytest.approx(1.587, abs=1e-12)
     base = get("chourasia2021/baseline").evaluate(alpha=5.0, Delta=4.0, n=10.0, sigma=p["sigma"], T=30)
     assert float(base) == pytest.approx(2.4, rel=1e-12)
-    # catalogue §9.2: at K = 1 the exact value equals one step of the baseline
+    # docs/papers/chourasia2021.md: at K = 1 the exact value equals one step of the baseline
     one = dict(alpha=10.0, T=1, **FIG2)
     exact1 = get("chourasia2021/thm3/exact").evaluate(**one)
     base1 = get("chourasia2021/baseline").evaluate(alpha=10.0, Delta=4.0, n=5000.0, sigma=FIG2["sigma"], T=1)
@@ -98,7 +98,7 @@ def test_tightness_example_numbers():
 
 
 def test_lemma6_monte_carlo_setting():
-    # catalogue Lemma 6: d=5, lambda=beta=1, L=4, sigma_C=0.3, eta=1/2: bound -> 0.90 as K -> oo
+    # docs/papers/chourasia2021.md: d=5, lambda=beta=1, L=4, sigma_C=0.3, eta=1/2: bound -> 0.90 as K -> oo
     p = dict(M=1.0, m=1.0, L=4.0, d=5.0, eta=0.5, sigma=canonical_sigma(0.3, 0.5))
     assert round(float(get("chourasia2021/lemma6").evaluate(T=10**4, **p)), 2) == pytest.approx(0.90, abs=1e-12)
     # K = 0 term: 2 beta L^2/lambda^2 = 32 plus the noise term
@@ -149,7 +149,7 @@ def test_eq66_is_the_minimum_over_gamma():
         got = float(eq66.evaluate(**p))
         assert expected * (1 - 1e-12) <= got <= expected * (1 + 1e-4)
         assert got <= float(get("chourasia2021/thm2").evaluate(**p)) * (1 + 1e-12)
-    # catalogue §9.5: K = 300, c = 1.3 (early in the dynamics): the minimum is the gamma -> 1 limit
+    # docs/papers/chourasia2021.md: K = 300, c = 1.3 (early in the dynamics): the minimum is the gamma -> 1 limit
     p = dict(alpha=10.0, Delta=4.0, n=5000.0, eta=0.02, sigma=canonical_sigma(0.02, 0.02), T=300)
     assert float(eq66.evaluate(clsi=1.3, **p)) == pytest.approx(
         float(get("chourasia2021/baseline").evaluate(alpha=10.0, Delta=4.0, n=5000.0, sigma=p["sigma"], T=300)))
@@ -242,7 +242,7 @@ def test_paper_form_translates_to_the_canonical_bound(record):
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda t: t.id)
 def test_scaling_invariance(record):
-    """theta -> c theta (DESIGN §3): every correct bound is invariant; the eta^2 misprint of Thm 2 is not."""
+    """theta -> c theta (docs/conventions.md): every correct bound is invariant; the eta^2 misprint of Thm 2 is not."""
     params = {p: POINT[p] for p in record.parameters}
     value = float(record.evaluate(**params))
     c = 3.7

@@ -22,6 +22,7 @@ from typing import Sequence
 from dp_accounting import NeighboringRelation
 from dp_accounting.pld import privacy_loss_distribution as _pld
 
+from verify.errors import InputError
 from verify.privacy.pld import CACHE, Composition
 
 #: (batches, adjacency) -> the registry theorem whose guarantee one phase of such steps has
@@ -107,22 +108,24 @@ def schedule_pld(phases: Sequence[Phase], adjacency: str, ratio: float, h: float
     if not phases or any((p.batches, adjacency) not in PHASE_THEOREMS for p in phases):
         return None
     phases = tuple(phases)
-    if len(phases) == 1:
-        return _phase_pld(phases[0], adjacency, ratio, h, pessimistic)
-
-    def build() -> Composition | None:
-        head = schedule_pld(phases[:-1], adjacency, ratio, h, pessimistic)
-        last = None if head is None else _phase_pld(phases[-1], adjacency, ratio, h, pessimistic)
-        return None if last is None else head.compose(last)
-
-    return CACHE.get(("schedule", phases, adjacency, ratio, h, pessimistic), build)
+    key = lambda k: ("schedule", phases[:k], adjacency, ratio, h, pessimistic)  # noqa: E731 - the prefix of k phases
+    start = next((k for k in range(len(phases), 1, -1) if key(k) in CACHE), 1)  # the longest prefix kept
+    pld = CACHE.get(key(start), lambda: None) if start > 1 else _phase_pld(phases[0], adjacency, ratio, h, pessimistic)
+    for k in range(start + 1, len(phases) + 1):  # a loop, not a recursion: any number of phases
+        last = None if pld is None else _phase_pld(phases[k - 1], adjacency, ratio, h, pessimistic)
+        pld = None if last is None else CACHE.get(key(k), lambda: pld.compose(last))  # noqa: B023 - used at once
+    return pld
 
 
 def gaussian_mu(phases: Sequence[Phase], adjacency: str, ratio: float) -> float | None:
     """The exact GDP mu of the phases when every one is full-batch under replace-one (``G_mu`` steps compose
     to ``G_{sqrt(sum mu_i^2)}``, Dong-Roth-Su 2022, Cor. 3.3); None otherwise."""
     if phases and adjacency == "replace" and all(p.batches == "full" for p in phases):
-        return math.sqrt(sum(p.steps * _step_mu(p, ratio) ** 2 for p in phases))
+        try:
+            return math.sqrt(math.fsum(p.steps * _step_mu(p, ratio) ** 2 for p in phases))
+        except OverflowError:
+            raise InputError("noise_multiplier is too small: the privacy loss exceeds the float range",
+                             "noise_multiplier") from None
     return None
 
 

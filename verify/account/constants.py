@@ -1,7 +1,7 @@
 """The loss constants last-iterate theorems need, for models where they are known.
 
 :func:`constants` returns ``m`` (strong convexity), ``M`` (smoothness), ``L`` (Lipschitz constant of the
-data term) and ``Delta`` (gradient sensitivity, DESIGN.md §3) for three L2-regularised models of one
+data term) and ``Delta`` (gradient sensitivity, docs/conventions.md) for three L2-regularised models of one
 record ``(x, y)`` with features bounded by ``R`` (``|x| <= R`` for *every* possible record, a neighbour's
 included: the data's largest norm by default, or the bound the features are clipped to):
 

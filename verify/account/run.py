@@ -1,4 +1,4 @@
-"""The description of a training run in the canonical units of DESIGN.md §3.
+"""The description of a training run in the canonical units of docs/conventions.md.
 
 A :class:`Run` is what the practitioner knows about one run of
 ``theta <- Proj_C(theta - eta * (mean gradient over B_k + N(0, sigma^2 I)))``: dataset and batch sizes,
@@ -105,7 +105,7 @@ def _noise(num: Mapping[str, float], b: int, where: str) -> float | None:
 
 @dataclass(frozen=True)
 class Run:
-    """A validated run description (DESIGN.md §3 units); build it with :meth:`from_mapping`.
+    """A validated run description (docs/conventions.md units); build it with :meth:`from_mapping`.
 
     Derived quantities (``q = b/n``, ``l = n/b``, ``T`` from epochs, ``sigma`` from ``z*Cclip/b``,
     ``Delta`` from ``L`` or ``Cclip``) are filled in; ``given`` keeps what was stated.

@@ -10,7 +10,7 @@
 Units are DP-SGD's (Opacus, dp_accounting): per-example gradients clipped to norm ``Cclip``, Gaussian
 noise of std ``noise_multiplier * Cclip`` added to their *sum*.  One step is then the (subsampled)
 Gaussian mechanism with GDP parameter ``mu = Delta/(z Cclip)``: ``1/z`` under add/remove adjacency,
-``2/z`` under replace-one (DESIGN.md §3: ``sensitivity_of_lipschitz``).
+``2/z`` under replace-one (docs/conventions.md: ``sensitivity_of_lipschitz``).
 
 At every query the answer is the smallest epsilon among the bounds that hold for the steps so far and
 whose theorem the verifier has *verified* (policy of :mod:`verify.account.verdicts`):
@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -125,6 +126,25 @@ class Answer:
                 "candidates": [dataclasses.asdict(c) for c in self.candidates]}
 
 
+def _checked_run(run: dict) -> dict:
+    """The run keys of an :class:`Accountant`, validated when it is made (not at its first query)."""
+    where = "Accountant"
+    for name in ("n", "d"):
+        if name in run:
+            run[name] = validate.integer(name, run[name], where, low=1)
+    for name in ("Cclip", "Delta", "L", "M", "D"):
+        if name in run:
+            run[name] = validate.positive(name, run[name], where)
+    if "m" in run:
+        run["m"] = validate.nonnegative("m", run["m"], where)
+    choices = {"loss": ("convex", "strongly_convex", "linear", "any"), "init": ("fixed", "gaussian", "stationary"),
+               "release": ("last", "all")}
+    for name, allowed in choices.items():
+        if name in run and not isinstance(run[name], str):
+            raise InputError(f"{name} must be one of {allowed}, got {run[name]!r}", name, where)
+    return run
+
+
 class Accountant(DerivedRoutes):
     """A running privacy accountant: record steps as they happen, ask for epsilon or delta at any time.
 
@@ -150,7 +170,10 @@ class Accountant(DerivedRoutes):
         unknown = sorted(set(run) - set(RUN_KEYS))
         if unknown:
             raise InputError(f"Accountant: unknown run key {unknown[0]!r} (known: {', '.join(RUN_KEYS)})", unknown[0])
-        self.run = {k: v for k, v in run.items() if v is not None}
+        self.run = _checked_run({k: v for k, v in run.items() if v is not None})
+        if verdicts is not None and not isinstance(verdicts, (str, os.PathLike, Mapping)):
+            raise InputError(f"verdicts must be a mapping of theorem ids to verdicts or a baseline file, got "
+                             f"{type(verdicts).__name__}", "verdicts", "Accountant")
         self._verdicts = verdicts
         self._source: VerdictSource | None = None
         self.include_unverified = include_unverified
@@ -236,11 +259,20 @@ class Accountant(DerivedRoutes):
             self._adjacency_defaulted = other._adjacency_defaulted
         elif self._adjacency is None:  # fix the default of this accountant's first step
             self._adjacency, self._adjacency_defaulted = mine, True
-        for phase in other._phases:
+        phases, events = list(other._phases), list(other._events)  # other may be self: read it once
+        for phase in phases:
             self._append(phase)
         offset = self._events[-1] if self._events else 0
-        self._events += [offset + e for e in other._events]
+        self._events += [offset + e for e in events]
         return self
+
+    def __repr__(self) -> str:
+        steps = sum(p.steps for p in self._phases)
+        phases = "; ".join(f"{p.steps} x (z={p.noise_multiplier:g}, q={p.sample_rate:g}, {p.batches})"
+                           for p in self._phases[:4]) + ("; ..." if len(self._phases) > 4 else "")
+        run = "".join(f", {k}={v!r}" for k, v in self.run.items())
+        return (f"Accountant({steps} steps in {len(self._phases)} phase{'s' if len(self._phases) != 1 else ''}"
+                f"{': ' + phases if phases else ''}; adjacency={self.adjacency!r}{run})")
 
     @classmethod
     def from_schedule(cls, phases: Iterable[Mapping[str, object]], **options) -> "Accountant":

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Mapping
 
 from verify import validate
-from verify.vocabulary import epoch_steps
 from verify.errors import InputError
+from verify.vocabulary import epoch_steps
 
 #: phase keys and their aliases (the vocabulary's names first)
 PHASE_ALIASES = {"z": "noise_multiplier", "q": "sample_rate", "T": "steps"}
@@ -38,19 +38,31 @@ PHASE_KEYS = ("noise_multiplier", "sample_rate", "b", "batches", "steps", "epoch
 TOP_KEYS = ("n", "adjacency", "Cclip", "Delta", "L", "m", "M", "D", "d", "loss", "init", "release")
 
 
+#: the largest schedule file read (a schedule of a million phases is a few tens of MiB)
+MAX_SCHEDULE_BYTES = 64 * 2**20
+
+
 def read_schedule(path: str | Path) -> tuple[dict, list[dict]]:
     """``(options, steps)``: the accountant's keyword options and the :meth:`Accountant.step` arguments of
     each phase, read from a TOML or JSON schedule file."""
     path = Path(path)
+    kind = "JSON" if path.suffix == ".json" else "TOML"
     try:
-        text = path.read_text()
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SCHEDULE_BYTES + 1)  # /dev/zero and the like: never read without end
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror}", "schedule") from None
+    if len(raw) > MAX_SCHEDULE_BYTES:
+        raise InputError(f"{path}: larger than {MAX_SCHEDULE_BYTES // 2**20} MiB: not a schedule", "schedule")
     try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+        text = raw.decode("utf-8")
+        data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}): not a {kind} schedule", "schedule") from None
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix == ".json" else "TOML"
         raise InputError(f"{path}: not valid {kind}: {str(exc).splitlines()[0]}", "schedule") from None
+    except RecursionError:
+        raise InputError(f"{path}: nested too deeply to be a schedule", "schedule") from None
     return schedule_steps(data, where=str(path))
 
 
@@ -100,6 +112,8 @@ def _phase(raw: object, index: int, n: int | None, where: str) -> dict:
         rate = 1.0 if batches == "full" else (validate.probability("sample_rate", q, at) if q is not None else None)
         if rate is None:
             raise InputError(f"{at}: epochs need the sampling rate (q, sample_rate, or b with n)", "sample_rate")
+        if not epochs / rate <= 2.0 ** 53:
+            raise InputError(f"{at}: epochs={epochs:g} gives more than 2^53 steps", "epochs")
         step["steps"] = epoch_steps(epochs, 1.0 / rate)
     elif "steps" in values:
         step["steps"] = values["steps"]

@@ -1,6 +1,6 @@
 """Last-iterate RDP of noisy SGD whose step size changes across phases: Altschuler & Talwar 2022, eq. (5.7).
 
-§5.3 of Altschuler & Talwar (catalogue/altschuler2022.md §7) states, for convex, L-Lipschitz, M-smooth losses
+§5.3 of Altschuler & Talwar (docs/papers/altschuler2022.md) states, for convex, L-Lipschitz, M-smooth losses
 on a convex set of diameter D, uniform batches of size b (replace-one adjacency), a fixed start and any step
 sizes ``eta_t <= 2/M``, with ``sigma_1^2 + sigma_2^2 = sigma^2``::
 

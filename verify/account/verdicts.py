@@ -4,7 +4,7 @@ Verdicts come from ``reports/baseline.json`` (the committed regression baseline 
 ``verify run --json``; format of ``verify.check.suite.run_payload``).  When that file is missing, the
 engine's quick check is run on the candidate theorems instead, and the output says so.
 
-Policy (DESIGN.md §5 verdicts):
+Policy (docs/verdicts.md verdicts):
 
 * ``verified``: used; the smallest such bound is the answer.
 * ``approximate``: shown separately, never chosen (it may under-state the privacy loss).
@@ -33,9 +33,26 @@ POLICY = ("verified: used, the smallest is the answer; approximate: shown separa
           "(used, and marked, only with include_unverified)")
 
 
+#: the verdicts of ``reports/baseline.json``, shipped inside the package (an installed wheel has no reports/);
+#: written by :func:`package_verdicts` whenever the baseline is regenerated (a test compares the two)
+PACKAGED = Path(__file__).with_name("verdicts.json")
+
+
 def baseline_path() -> Path:
-    """``reports/baseline.json`` of the repository this package lives in."""
-    return Path(verify.__file__).resolve().parents[1] / "reports" / "baseline.json"
+    """``reports/baseline.json`` of the repository this package lives in, else (an installed package) the copy of
+    its verdicts the package ships."""
+    repository = Path(verify.__file__).resolve().parents[1] / "reports" / "baseline.json"
+    return repository if repository.is_file() else PACKAGED
+
+
+def package_verdicts(baseline: Path, out: Path = PACKAGED) -> None:
+    """Write the verdicts of ``baseline`` (a ``verify run --json`` payload) as the package's own copy."""
+    payload = json.loads(baseline.read_text())
+    table = {"profile": payload["profile"], "seed": payload["seed"], "source": "reports/baseline.json",
+             "theorems": [{"id": r["id"], "verdict": r["verdict"]} for r in payload["theorems"]]}
+    rows = ",\n".join("  " + json.dumps(r) for r in table.pop("theorems"))
+    head = json.dumps(table)[:-1]
+    out.write_text(f'{head}, "theorems": [\n{rows}\n]}}\n')
 
 
 @dataclass(frozen=True)
@@ -86,3 +103,4 @@ def verdict_source(candidates: Iterable[Theorem], verdicts: Mapping[str, str] | 
     found = {t.id: check_theorem(t, theorems.get, effort, seed).verdict for t in candidates}
     return VerdictSource(found, f"{path} missing: verdicts from a quick check (seed {seed}) of the "
                                 f"{len(found)} applicable theorems")
+

@@ -1,4 +1,4 @@
-"""The ``audit`` obligation (DESIGN.md §5): Monte Carlo runs of the algorithm give an audited lower
+"""The ``audit`` obligation (docs/verdicts.md): Monte Carlo runs of the algorithm give an audited lower
 bound (at a stated confidence) that a valid upper bound never lies below.
 
 The simulations, the audit and the comparison in a theorem's notion are :mod:`verify.simulate`'s;

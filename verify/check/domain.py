@@ -1,7 +1,7 @@
 """Admissible parameters of a theorem: sampled points and hypothesis strategies.
 
 A point is a *consistent canonical run*: every vocabulary quantity is drawn together, so that the
-identities of DESIGN.md §3 hold (``n = l*b``, ``q = b/n``, cyclic ``T = l*E``, ``m <= M``,
+identities of docs/conventions.md hold (``n = l*b``, ``q = b/n``, cyclic ``T = l*E``, ``m <= M``,
 ``eta < 2/M``), and a theorem then keeps the parameters it needs.  The theorem's own assumptions are
 checked afterwards: a point that violates one is rejected, never silently repaired.
 
@@ -267,7 +267,7 @@ def _delta_draw(u: float) -> float:
 
 
 def search_point(u: Mapping[str, float], full_batch: bool = False, cyclic: bool = False) -> dict[str, float]:
-    """One consistent canonical point (DESIGN.md §3 identities) from the unit coordinates ``u``.
+    """One consistent canonical point (docs/conventions.md identities) from the unit coordinates ``u``.
 
     ``u`` holds every name of :data:`SEARCH_COORDINATES` (and may hold ``u_<keyword>`` draws for the
     families' searched keywords, passed through, and draws for vocabulary variables a paper module

@@ -1,4 +1,4 @@
-"""Running every obligation on a theorem and collecting verdicts (DESIGN.md §5)."""
+"""Running every obligation on a theorem and collecting verdicts (docs/verdicts.md)."""
 
 from __future__ import annotations
 
@@ -235,7 +235,7 @@ def check_unit(theorem: Theorem, lookup: Callable[[str], Theorem], effort: Effor
 
 def check_theorem(theorem: Theorem, lookup: Callable[[str], Theorem], effort: Effort, seed: int = 0,
                   database=None) -> Verdict:
-    """Every obligation of DESIGN.md §5 on one theorem, and the verdict (its units one after the other)."""
+    """Every obligation of docs/verdicts.md on one theorem, and the verdict (its units one after the other)."""
     return decide(theorem, [o for unit in theorem_units(theorem)
                             for o in check_unit(theorem, lookup, effort, seed, unit, database)])
 

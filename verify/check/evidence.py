@@ -1,4 +1,4 @@
-"""Typed evidence of the obligations: what each check saw, as frozen records (DESIGN.md §5).
+"""Typed evidence of the obligations: what each check saw, as frozen records (docs/verdicts.md).
 
 An :class:`~verify.check.verdict.Obligation` carries its evidence (``data``) and, when it fails, a
 counterexample, as the records below; they become JSON only at the command boundary
@@ -149,7 +149,7 @@ class BadValue:
 
 @dataclass(frozen=True)
 class ScalingCounterexample:
-    """A point and its twin under theta -> c*theta at which the bound differs (DESIGN.md §3)."""
+    """A point and its twin under theta -> c*theta at which the bound differs (docs/conventions.md)."""
 
     parameters: dict[str, float]
     rescaled: dict[str, float]

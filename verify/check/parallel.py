@@ -41,13 +41,32 @@ from typing import Callable, Iterator, Sequence, TypeVar
 
 import theorems
 from verify.cache import digest_sources
-from verify.check.engine import (Effort, check_unit, search_effort, soundness_block, soundness_finish, soundness_here,
-                                 soundness_plan, theorem_units)
+from verify.check.engine import (
+    Effort,
+    check_unit,
+    search_effort,
+    soundness_block,
+    soundness_finish,
+    soundness_here,
+    soundness_plan,
+    theorem_units,
+)
 from verify.check.soundness import Plan, costly_plan
-from verify.check.suite import load_user_theorems, lookup_with
+from verify.check.suite import (
+    load_user_theorems,
+    lookup_with,
+    read_source,
+    write_source,
+)
 from verify.check.verdict import Verdict, decide
 from verify.errors import InputError
-from verify.simulate.cluster import PRELOAD, connect, kill_workers, local_cluster, start_method
+from verify.simulate.cluster import (
+    PRELOAD,
+    connect,
+    kill_workers,
+    local_cluster,
+    start_method,
+)
 
 R = TypeVar("R")
 
@@ -447,14 +466,14 @@ def _user_records(path: str, text: str) -> list:
     if digest not in _user_files:
         here = Path(path)
         try:
-            same = here.is_file() and here.read_text(encoding="utf-8") == text
-        except (OSError, UnicodeDecodeError):
+            same = here.is_file() and read_source(here) == text
+        except (OSError, InputError):
             same = False
         if not same:
             import tempfile
 
             here = Path(tempfile.mkdtemp(prefix="verify-check-")) / here.name
-            here.write_text(text, encoding="utf-8")
+            write_source(here, text)
         return _remember(digest, load_user_theorems(str(here)))
     return _user_files[digest]
 
@@ -464,7 +483,7 @@ def check_file(path: str, records: list, effort, seed: int = 0, workers: int = 1
                split: bool = False, blocks: str = "auto") -> list[Verdict]:
     """``verify check``: the theorems ``records`` of the user's file ``path``, like
     :func:`check_registered`; the verdicts come back in the order of ``records``."""
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_source(path)
     # this process (and a worker forked from it) uses the records already loaded: the file runs once
     _remember(hashlib.sha256(text.encode()).hexdigest(), list(records))
     return _in_units((path, text), list(records), effort, seed, workers, progress, scheduler, split, blocks)

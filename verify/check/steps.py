@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import shlex
 from typing import Any, Mapping
 
 import mpmath
@@ -281,7 +282,7 @@ def check_step(theorem: Theorem, step: Step, seed: int = 0, count: int = 24) -> 
     ratio = _looseness(step, at) if step.loose else None
     failing = printed if printed is not None and not printed.holds else None
     return StepOutcome(step.id, step.kind, step.where, step.expected, corrected, printed, ratio,
-                       replay_line(theorem.id, step, failing.at if failing is not None else None))
+                       replay_line(theorem.target, step, failing.at if failing is not None else None))
 
 
 def _looseness(step: Step, at: list[dict[str, float]]) -> float | None:
@@ -297,11 +298,11 @@ def _looseness(step: Step, at: list[dict[str, float]]) -> float | None:
     return min(ratios) if ratios else None
 
 
-def replay_line(theorem_id: str, step: Step, at: Mapping[str, float] | None = None) -> str:
-    """The ``verify eval`` line that decides ``step`` (at ``at``: the point where its printed reading
-    fails; the step's own points otherwise)."""
+def replay_line(target: str, step: Step, at: Mapping[str, float] | None = None) -> str:
+    """The ``verify eval`` line that decides ``step`` of the record ``target`` (an id, or ``FILE::ID``) (at
+    ``at``: the point where its printed reading fails; the step's own points otherwise)."""
     words = "".join(f" {k}={v!r}" for k, v in (at or {}).items() if k in step.domain)
-    return f"verify eval {theorem_id} --step {step.id}{words}"
+    return f"verify eval {shlex.quote(target)} --step {step.id}{words}"
 
 
 def proof_obligation(theorem: Theorem, seed: int = 0, count: int = 24) -> Obligation | None:
@@ -344,7 +345,7 @@ def replay(theorem: Theorem, step_id: str, values: Mapping[str, float], seed: in
     corrected = decide(step, step.corrected, at, seed)
     printed = None if step.printed is None else decide(step, step.printed, at, seed)
     return StepOutcome(step.id, step.kind, step.where, step.expected, corrected, printed,
-                       _looseness(step, at) if step.loose else None, replay_line(theorem.id, step, values or None))
+                       _looseness(step, at) if step.loose else None, replay_line(theorem.target, step, values or None))
 
 
 __all__ = ["check_step", "decide", "points", "proof_obligation", "replay", "replay_line"]

@@ -4,9 +4,14 @@ and the comparison with a baseline (``verify run --baseline``).
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import fnmatch
 import importlib.util
+import io
 import json
+import sys
+import tokenize
 import traceback
 from pathlib import Path
 from typing import Callable
@@ -36,6 +41,8 @@ def select(records: list[Theorem], pattern: str | None) -> list[Theorem]:
 
 
 def select_or_refuse(records: list[Theorem], pattern: str | None) -> list[Theorem]:
+    if pattern is not None and not pattern.strip():
+        raise InputError("--only: an empty pattern selects nothing (leave --only out for every theorem)", "--only")
     chosen = select(records, pattern)
     if not chosen:
         raise InputError(f"no theorem id matches {pattern!r} (see verify list)", "--only")
@@ -61,7 +68,8 @@ def load_user_theorems(path: str) -> list[Theorem]:
         raise InputError(f"{path}: not a Python file", "file")
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        with contextlib.redirect_stdout(sys.stderr):  # what the file prints never mixes with --json on stdout
+            spec.loader.exec_module(module)
     except KeyboardInterrupt:
         raise
     except SyntaxError as exc:
@@ -73,7 +81,35 @@ def load_user_theorems(path: str) -> list[Theorem]:
     found = theorems_in(vars(module))
     if not found:
         raise InputError(f"{path}: no module-level Theorem record found", "file")
-    return found
+    ids = [t.id for t in found]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise InputError(f"{path}: the id {twice[0]!r} names two records (each id names one record)", "file")
+    return [dataclasses.replace(t, origin=path) for t in found]
+
+
+def user_theorem(target: str) -> Theorem:
+    """The record ``FILE::ID`` names: the user file is imported (its code runs) and ``ID`` looked up in it."""
+    path, _, theorem_id = target.rpartition("::")
+    records = {t.id: t for t in load_user_theorems(path)}
+    if theorem_id not in records:
+        raise InputError(f"{path}: no record with id {theorem_id!r} (it has {', '.join(records)})", "id")
+    return records[theorem_id]
+
+
+def read_source(path: str | Path) -> str:
+    """A user's file as text, in the encoding its coding line declares (UTF-8 without one)."""
+    try:
+        with tokenize.open(path) as handle:
+            return handle.read()
+    except (SyntaxError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot be read as Python source ({exc})", "file") from None
+
+
+def write_source(path: Path, text: str) -> None:
+    """``text`` (read by :func:`read_source`) written back in the encoding its coding line declares."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(text.encode("utf-8", "surrogateescape")).readline)
+    path.write_text(text, encoding=encoding)
 
 
 def _line_in(exc: BaseException, file: Path) -> str:

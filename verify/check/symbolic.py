@@ -1,4 +1,4 @@
-"""Symbolic obligations: well-formed, scaling invariance, claims (DESIGN.md §5).
+"""Symbolic obligations: well-formed, scaling invariance, claims (docs/verdicts.md).
 
 Each check is symbolic first (sympy decides) and falls back to dense numeric grids only when sympy
 cannot decide; the detail says which.
@@ -170,7 +170,7 @@ def _lazy_bounds(theorem: Theorem, rows: list[dict[str, float]]) -> Callable[[in
 
 
 # ---------------------------------------------------------------------------------------------------
-# scaling (DESIGN.md §3)
+# scaling (docs/conventions.md)
 # ---------------------------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""The ``verify`` command (DESIGN.md §8): one module per group of subcommands, parsing only.
+"""The ``verify`` command (docs/architecture.md): one module per group of subcommands, parsing only.
 
 Exit status: 0 success / nothing violated; 1 a violation was found; 2 the user's input is wrong
 (:class:`~verify.errors.InputError`, a usage error, an output that cannot be written), with one line on

@@ -23,7 +23,7 @@ def _add_run_arguments(p: argparse.ArgumentParser, *, with_sigma: bool) -> None:
     p.add_argument("--schedule", metavar="FILE",
                    help="TOML or JSON schedule: phases with their own noise, sampling rate or batch size, steps "
                         "(verify.account.schedule); composed exactly, with the provenance of the answer")
-    g = p.add_argument_group("run description (canonical units, DESIGN.md section 3; flags override --config)")
+    g = p.add_argument_group("run description (canonical units, docs/conventions.md; flags override --config)")
     for key, meaning in NUMERIC_KEYS.items():
         if key == "sigma" and not with_sigma:
             continue

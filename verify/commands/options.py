@@ -232,11 +232,13 @@ def check_writable(path: str, option: str) -> None:
 
 def write_json(path: str, payload, option: str = "--json") -> None:
     """Write ``payload`` to ``path``: atomically (temporary file, then rename) for a regular file; directly
-    for a device, pipe or other special file, which must never be replaced by a regular file."""
+    for a symbolic link (through it), a device, pipe or other special file, which must never be replaced by a
+    regular file."""
     text = json.dumps(payload, indent=2, sort_keys=True) + "\n"
     target = Path(path)
     try:
-        if target.exists() and not stat.S_ISREG(target.stat().st_mode):
+        # a link is written through (its target gets the JSON, the link stays), as is a special file
+        if target.is_symlink() or (target.exists() and not stat.S_ISREG(target.stat().st_mode)):
             with open(target, "w", encoding="utf-8") as handle:
                 handle.write(text)
             return

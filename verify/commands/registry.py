@@ -83,7 +83,8 @@ def summaries(index_dir: Path | None = None) -> list[dict]:
 
     key, index = index_key(), ResultCache(folder)
     records = index.get(key)
-    if isinstance(records, list) and all(isinstance(r, dict) and _SUMMARY_KEYS <= r.keys() for r in records):
+    if isinstance(records, list) and records and all(isinstance(r, dict) and _SUMMARY_KEYS <= r.keys()
+                                                     for r in records):
         return records
     import theorems
 
@@ -112,9 +113,13 @@ def summary(t: Theorem) -> dict:
 
 
 def theorem(theorem_id: str) -> Theorem:
-    """A registry theorem; UsageError for an unknown id."""
+    """A registry theorem, or a user's record ``FILE::ID`` (the file is imported); UsageError for an unknown id."""
     import theorems
 
+    if "::" in theorem_id:
+        from verify.check.suite import user_theorem  # imports the user's file: only for this form
+
+        return user_theorem(theorem_id)
     try:
         return theorems.get(theorem_id)
     except KeyError as exc:
@@ -134,7 +139,7 @@ def run_show(args: argparse.Namespace) -> int:
         return 0
     lines = [
         f"{t.id}: {t.title}",
-        f"  source     {t.source}" + (f" ({t.source.seed})" if t.source.seed else ""),
+        f"  source     {t.source}" + (f" ({t.origin})" if t.origin else ""),
         f"  notion     {t.notion} ({t.kind})" + (f", as printed; corrected in {t.printed_of}"
                                                  if t.printed_of else ""),
         "  setting    " + ", ".join(f"{k}={v}" for k, v in record["setting"].items()),
@@ -159,7 +164,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def add_eval_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", help="theorem id")
+    p.add_argument("id", help="theorem id, or FILE::ID for a record of your own file (the file is imported: its "
+                              "code runs)")
     p.add_argument("params", nargs="*", metavar="name=value", help="parameter values")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--allow-outside-assumptions", action="store_true",

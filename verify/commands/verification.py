@@ -12,26 +12,30 @@ from verify.check.parallel import check_file, check_registered
 from verify.check.suite import (baseline_changes, load_user_theorems, read_baseline, run_payload,
                                 select_or_refuse)
 from verify.check.verdict import Verdict
-from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit_json, execution_of,
-                                     output_path, positive_int, print_rich, progress, write_json)
+from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit, emit_json,
+                                     execution_of, output_path, positive_int, print_rich, progress, write_json)
 
 STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue", "ill-formed": "magenta"}
 
 
 def _table(verdicts: list[Verdict], title: str):
+    """The verdicts with their full reasons (wrapped); exact/bound: the largest over the compared instances (for
+    a lower bound the loosest), for a violated record its largest-margin counterexample's."""
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=title)
+    table = Table(title=title, caption="exact/bound: an upper bound is sound at <= 1, a lower bound at >= 1 "
+                                       "(the largest over the compared instances: for a lower bound its loosest)")
     table.add_column("theorem", no_wrap=True)
-    for col in ("verdict", "max exact/bound", "expected", "reason"):
+    for col in ("verdict", "exact/bound", "expected", "reason"):
         table.add_column(col, overflow="fold")
     for v in verdicts:
-        ratio = "" if v.max_ratio is None else f"{v.max_ratio:.4g}"
+        shown = v.shown_ratio()
+        ratio = "" if shown is None else f"{shown:.4g}"
         expected = "yes" if v.as_expected else "[bold red]NO[/]"
         if v.printed_of:
             expected += " (as printed: must be caught)"
-        reason = v.reason if len(v.reason) < 160 else v.reason[:157] + "..."
-        table.add_row(v.id, f"[{STYLE[v.verdict]}]{v.verdict}[/]", ratio, expected, reason)
+        table.add_row(v.id, f"[{STYLE[v.verdict]}]{v.verdict}[/]", ratio, expected, escape(v.reason))
     return table
 
 
@@ -78,10 +82,16 @@ def run(args: argparse.Namespace) -> int:
     if baseline is not None:
         changes = baseline_changes(verdicts, baseline, args.only)
         payload["baseline_changes"] = changes
-        lines += [f"[bold red]baseline:[/] {c}" for c in changes]
+        lines += [f"[bold red]baseline:[/] {c}" for c in changes] or [
+            f"baseline {args.baseline}: no verdict changed and every ratio within its tolerance"]
         status = status or (1 if changes else 0)
     if args.json:
         write_json(args.json, payload)
+        lines.append(f"the verdicts with their evidence (instances, regime cells, counterexamples and their replay "
+                     f"lines): {args.json}")
+    else:
+        lines.append("the verdicts with their evidence: verify run --json FILE; the tightness report: verify report "
+                     "(report.md, report.html)")
     print_rich(_table(verdicts, f"verify run --profile {effort.name} (seed {args.seed}): {len(verdicts)} theorems"))
     for line in lines:
         print_rich(line)
@@ -134,10 +144,16 @@ def check(args: argparse.Namespace) -> int:
                 mutations[v.id] = mutate(by_id[v.id], worst_witness(v), v.max_ratio, effort, args.seed)
                 step(v.id)
     if args.json:
-        emit_json([_check_json(v) | ({"mutation": mutations[v.id].to_json()} if v.id in mutations else {})
-                   for v in verdicts])
+        payload = run_payload(verdicts, effort.name, args.seed)  # the schema of verify run --json
+        for entry in payload["theorems"]:
+            if entry["id"] in mutations:
+                entry["mutation"] = mutations[entry["id"]].to_json()
+        emit_json(payload)
     else:
         print_rich(_table(verdicts, f"verify check {args.file}"))
+        for v in verdicts:
+            for what, line in v.replay_lines():
+                emit(f"{v.id} {what}: replay with\n  {line}")  # one line, unwrapped: copied as it is
         if args.mutate:
             score = MutationScore(effort.name, f"{effort.name}: the file's verified theorems, every known-unsound "
                                   "mutant searched", tuple(mutations.values()))
@@ -146,12 +162,6 @@ def check(args: argparse.Namespace) -> int:
     return 1 if any(v.verdict in ("violated", "ill-formed") for v in verdicts) else 0
 
 
-def _check_json(v: Verdict) -> dict:
-    full = v.to_json()
-    return {"id": full["id"], "verdict": full["verdict"], "counterexample": full["counterexample"],
-            "max_ratio": full["max_ratio"], "reason": full["reason"],
-            "obligations": [{"name": o["name"], "status": o["status"], "detail": o["detail"]}
-                            for o in full["obligations"]]}
 
 
 __all__ = ["add_check_arguments", "add_run_arguments", "check", "run"]

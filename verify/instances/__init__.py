@@ -1,4 +1,4 @@
-"""Exact references: concrete instances whose last-iterate privacy is known exactly (DESIGN.md §6).
+"""Exact references: concrete instances whose last-iterate privacy is known exactly (docs/references.md).
 
 * :mod:`.profile`: :class:`PrivacyProfile` (Gaussian closed forms, discrete pairs, compositions);
 * :mod:`.chain`: closed-form Gaussian chains (quadratic / linear losses, full or cyclic batches);

@@ -1,6 +1,6 @@
 """Gaussian chains: noisy GD on quadratic and linear losses, laws of the last iterate in closed form.
 
-Canonical iteration (DESIGN.md §3) with per-record gradients ``grad l(theta; x_i) = H theta - h_i``
+Canonical iteration (docs/conventions.md) with per-record gradients ``grad l(theta; x_i) = H theta - h_i``
 (a shared symmetric ``H``; ``H = 0`` for linear losses; ``h_i = H x_i + tilt_i``):
 
     theta_{k+1} = A theta_k + eta * hbar_k - eta * Z_k,   A = I - eta H,   Z_k ~ N(0, sigma^2 I),

@@ -1,6 +1,6 @@
 """The instance families: Gaussian chains, 1-D interval walks and the papers' own constructions.
 
-Every builder takes canonical parameters (DESIGN.md §3) plus family keywords and returns an
+Every builder takes canonical parameters (docs/conventions.md) plus family keywords and returns an
 :class:`~verify.instances.instance.Instance`; invalid parameters raise
 :class:`~verify.errors.InputError` naming the parameter.  Conventions: the differing record is
 replaced (``adjacency="replace"``) unless stated; Delta is the sup norm of the gradient difference
@@ -374,7 +374,7 @@ def bok_c17(n, b, eta, sigma, m, M, Delta, E=None, T=None, position=None, d=None
 
 
 def chourasia_thm3(n, eta, sigma, T, Delta, d=1, init="fixed", release="last", name=None) -> Instance:
-    """Chourasia et al. 2021, Thm 3 (and §4(b) of the catalogue): squared loss ``1/2 |theta - x|^2``.
+    """Chourasia et al. 2021, Thm 3 (and §4(b) of the paper notes): squared loss ``1/2 |theta - x|^2``.
 
     ``D = (x_1, 0, ..., 0)``, ``D' = (x_1', 0, ..., 0)``, ``x_1 = (Delta/2) e_1 = -x_1'`` (so
     ``S_g = Delta``), ``theta_0 = 0``, unconstrained, full batch, ``0 < eta < 1``.  In canonical

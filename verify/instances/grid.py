@@ -1,4 +1,4 @@
-"""Exact density evolution of 1-D noisy gradient runs on a grid (DESIGN.md §6, third bullet).
+"""Exact density evolution of 1-D noisy gradient runs on a grid (docs/references.md, third bullet).
 
 One step of the canonical iteration in one dimension, for a mixture over what the batch contains,
 

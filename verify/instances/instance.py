@@ -1,6 +1,6 @@
 """The :class:`Instance` record and the :class:`RunDescription` of its run.
 
-An instance is one concrete run of the canonical algorithm (DESIGN.md §3): losses, a pair of
+An instance is one concrete run of the canonical algorithm (docs/conventions.md): losses, a pair of
 neighbouring datasets, step size, noise, batches, constraint set, initialisation.  It carries the
 constants it derives from its own definition (``params()``, in the canonical vocabulary), its
 concrete :class:`~verify.setting.Setting` and the classes its losses belong to (so that

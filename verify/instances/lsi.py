@@ -4,7 +4,7 @@ Theorem 2 assumes both *tracing diffusions* satisfy c-LSI at every time ``0 <= t
 ``1/2 theta^T H theta - h_i^T theta`` with a shared ``H`` every law along the way is Gaussian, and a
 Gaussian ``N(m, Sigma)`` satisfies c-LSI exactly for ``c <= 1/lambda_max(Sigma)`` (Bakry–Émery; the
 bound is attained by linear test functions).  Between steps ``k eta`` and ``(k+1) eta`` the tracing
-diffusion ``theta_k - s grad L(theta_k) + sqrt(2) sigma_C W_s`` (``2 sigma_C^2 = eta sigma^2``, DESIGN.md §3)
+diffusion ``theta_k - s grad L(theta_k) + sqrt(2) sigma_C W_s`` (``2 sigma_C^2 = eta sigma^2``, docs/conventions.md)
 has, along each eigenvector of ``H`` with eigenvalue ``lam``, the variance
 ``v(s) = (1 - s lam)^2 v_k + eta sigma^2 s``: convex in ``s``, so its largest value on the step is at an
 end.  Across steps ``v_{k+1} = (1 - eta lam)^2 v_k + eta^2 sigma^2`` is an affine map with slope <= 1,

@@ -1,6 +1,6 @@
 """Privacy profiles of a pair of output laws (P for dataset D, Q for its neighbour D').
 
-A :class:`PrivacyProfile` answers every privacy notion of DESIGN.md §6 for one pair:
+A :class:`PrivacyProfile` answers every privacy notion of docs/references.md for one pair:
 
 * ``renyi(alpha, direction)``: Rényi divergence, ``forward`` D_alpha(P||Q), ``backward`` D_alpha(Q||P),
   ``max`` the larger of the two;
@@ -167,7 +167,7 @@ class GaussianProfile(PrivacyProfile):
     ``mu = sqrt(dm^T Sigma^{-1} dm)`` (Dong, Roth, Su 2022, Thm 2: the Gaussian mechanism), and
     every notion follows from ``mu`` through :mod:`verify.privacy.gaussian`.  Unequal covariances: the
     Rényi divergence uses the general-covariance formula (Chourasia et al. 2021, App. B.1, the derived
-    general form in catalogue §1; Gil, Alajaji, Linder 2013)
+    general form in docs/papers/chourasia2021.md; Gil, Alajaji, Linder 2013)
 
         D_a = a/2 dm^T S_a^{-1} dm - 1/(2(a-1)) log(det S_a / (det S0^{1-a} det S1^a)),
         S_a = a S1 + (1-a) S0,

@@ -5,7 +5,7 @@ The run: every record has the loss ``l(theta) = (m/2) ||theta||^2`` (so ``L_D`` 
 ``theta* = 0`` and ``L_D(theta) - L_D(theta*) = (m/2) ||theta||^2``), the constraint set is the box
 ``C = [-D/(2 sqrt d), D/(2 sqrt d)]^d`` of diameter ``D`` centred at ``theta*``, full batches, and the start
 is ``theta_0 ~ Pi_C(N(x0 1, v0 I))`` with Lemma 5's variance ``v0 = 2 sigma_C^2/lambda = eta sigma^2/m``
-(canonical units, DESIGN.md §3).  The paper centres the start at 0 and lets C be any closed convex set; a
+(canonical units, docs/conventions.md).  The paper centres the start at 0 and lets C be any closed convex set; a
 translation of both is the same run, so ``x0`` is where the start sits relative to ``theta*``.  On this
 box each loss is ``L``-Lipschitz with ``L = m D/2`` exactly, so ``diam(C) = 2L/m``: the largest diameter
 Lemma 6's assumptions allow.  The loss, the box, the start and the noise are separable, so the

@@ -4,10 +4,10 @@
   ``mu = q sqrt(T (e^{1/z^2} - 1))``.
 * DRS22 Cor. 4 / Bok et al. 2024 Lemma A.5 (symmetric ``C_p(G_mu1)^{⊗T}``):
   ``mu = sqrt(2) p sqrt(T) sqrt(e^{mu1^2} Phi(1.5 mu1) + 3 Phi(-0.5 mu1) - 2)``.
-* The uniform-sampling CLT of DRS22 §5 (TF-Privacy ``compute_mu_uniform``; catalogue/bu2020.md "(ext)
+* The uniform-sampling CLT of DRS22 §5 (TF-Privacy ``compute_mu_uniform``; docs/papers/bu2020.md "(ext)
   Uniform-subsampling CLT") is the symmetric form with ``mu1 = 1/z``.
 
-Bu et al. §7 (catalogue) shows the CLT can *under*-state the privacy loss at small delta: callers
+Bu et al. §7 (docs/papers/bu2020.md) shows the CLT can *under*-state the privacy loss at small delta: callers
 must treat these as ``kind="approximation"``.
 """
 
@@ -72,7 +72,7 @@ def _log_F(m: np.ndarray) -> np.ndarray:
 def clt_mu_symmetric(p: ArrayLike, mu1: ArrayLike, T: ArrayLike) -> np.ndarray | float:
     """``mu = sqrt(2) p sqrt(T) sqrt(e^{mu1^2} Phi(1.5 mu1) + 3 Phi(-mu1/2) - 2)``: CLT of ``C_p(G_mu1)^{⊗T}``.
 
-    Bok et al. 2024 Lemma A.5 (DRS22 Cor. 4), as used for Thm. 4.8 (catalogue/bok2024.md).
+    Bok et al. 2024 Lemma A.5 (DRS22 Cor. 4), as used for Thm. 4.8 (docs/papers/bok2024.md).
     ``p`` in (0, 1], ``mu1 >= 0`` the per-step GDP parameter, ``T > 0``. Small ``mu1`` uses the Taylor
     series of the bracket (it vanishes like mu1^2/2); large ``mu1`` works in log space.
     """
@@ -91,7 +91,7 @@ def clt_mu_symmetric(p: ArrayLike, mu1: ArrayLike, T: ArrayLike) -> np.ndarray |
 def clt_mu_uniform(p: ArrayLike, T: ArrayLike, z: ArrayLike) -> np.ndarray | float:
     """Uniform (fixed-size, replace-one) subsampling CLT of DRS22 §5: :func:`clt_mu_symmetric` with mu1 = 1/z.
 
-    ``mu = sqrt(2) p sqrt(T) sqrt(e^{1/z^2} Phi(1.5/z) + 3 Phi(-0.5/z) - 2)`` (catalogue/bu2020.md,
+    ``mu = sqrt(2) p sqrt(T) sqrt(e^{1/z^2} Phi(1.5/z) + 3 Phi(-0.5/z) - 2)`` (docs/papers/bu2020.md,
     TF-Privacy ``compute_mu_uniform``). ``p`` in (0, 1], ``T > 0``, noise multiplier ``z > 0``.
     """
     z = validate.array("z", z, low=0.0, low_open=True)

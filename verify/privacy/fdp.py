@@ -5,7 +5,7 @@
 * An f-DP mechanism is (eps, delta(eps))-DP with ``delta(eps) = 1 + f*(-e^eps)
   = sup_a {1 - f(a) - e^eps a}`` (DRS22 Prop. 6; Bok et al. 2024 §1 "General conversions").
 * ``C_p(f) = min{f_p, f_p^{-1}}**`` with ``f_p = p f + (1 - p) Id`` (Bok et al. 2024 Def. 4.7; DRS22 Def. 6),
-  with the closed form for ``f = G_mu`` of catalogue/bok2024.md Def. 4.7.
+  with the closed form for ``f = G_mu`` of docs/papers/bok2024.md Def. 4.7.
 """
 
 from __future__ import annotations

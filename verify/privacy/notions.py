@@ -1,6 +1,6 @@
 """The privacy notions as records: everything the tool knows about a notion, in one place.
 
-A theorem states its guarantee in one notion (DESIGN.md §4).  Every part of the tool that must treat
+A theorem states its guarantee in one notion (docs/theorems.md).  Every part of the tool that must treat
 notions differently — the engine comparing a bound with an exact profile, the (eps, delta) reading used
 to compare theorems across notions, the report's axes, the command line's words, the audit — reads the
 :class:`Notion` record here instead of testing ``notion == "..."``.  Adding a notion is one

@@ -1,6 +1,6 @@
 """Named numeric operators: bounds that are not closed forms, usable inside sympy expressions.
 
-A theorem's bound is a sympy expression in the canonical vocabulary (DESIGN.md §4).  Some bounds are
+A theorem's bound is a sympy expression in the canonical vocabulary (docs/theorems.md).  Some bounds are
 not closed forms: an f-DP composition such as ``C_p(G_mu)^{⊗T}``, or a Rényi divergence of the
 subsampled Gaussian.  Such a bound is written with a :class:`NumericOperator`: an undefined sympy
 function whose numeric value comes from the privacy calculus.  The expression keeps its arguments, so
@@ -162,7 +162,7 @@ PowerStepSum = numeric_operator(
 # [ALC+21]); the others are taken from verify.privacy.rdp.
 
 #: Rényi orders of TensorFlow Privacy's moments accountant, as used by Bu et al. (App. B.3, footnote 13;
-#: catalogue/bu2020.md §6): 1 + x/10 for x = 1..99, then 12..63.
+#: docs/papers/bu2020.md): 1 + x/10 for x = 1..99, then 12..63.
 TF_PRIVACY_ORDERS: np.ndarray = np.concatenate([1.0 + np.arange(1, 100) / 10.0, np.arange(12, 64, dtype=float)])
 
 #: order grid of the baseline subsampled-Gaussian accountants (fractional orders cost a quadrature each)
@@ -352,7 +352,7 @@ def _sampled_gaussian_rdp(q, z, alpha, steps) -> np.ndarray:
 def accountant_eps(q: float, z: float, steps: float, delta: float, orders: np.ndarray, method: str) -> float:
     """eps(delta) of an RDP accountant of ``steps`` Poisson-subsampled Gaussian steps over the Rényi ``orders``,
     converted by the ``method`` ("classical" or "improved")."""
-    # the "remove" direction dominates (Mironov-Talwar-Zhang 2019; catalogue/bu2020.md §4), so it is the max
+    # the "remove" direction dominates (Mironov-Talwar-Zhang 2019; docs/papers/bu2020.md), so it is the max
     curve = np.asarray(sampled_gaussian_rdp(q, z, orders, steps=steps, direction="remove"), dtype=float)
     convert = rdp_to_dp_classical if method == "classical" else rdp_to_dp_improved
     return float(convert(orders, curve, delta))

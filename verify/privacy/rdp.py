@@ -621,7 +621,7 @@ def at22_alpha_star(q: ArrayLike, sigma: ArrayLike) -> np.ndarray | float:
 
     Largest alpha > 1 with ``alpha <= M sigma^2/2 - log(sigma^2)`` and
     ``alpha <= (M^2 sigma^2/2 - log(5 sigma^2)) / (M + log(q alpha) + 1/(2 sigma^2))``,
-    ``M = log(1 + 1/(q(alpha - 1)))`` (catalogue/altschuler2022.md, "alpha*(q, sigma)"). The feasible set is
+    ``M = log(1 + 1/(q(alpha - 1)))`` (docs/papers/altschuler2022.md, "alpha*(q, sigma)"). The feasible set is
     an interval (1, alpha*]; found by bisection on log(alpha - 1). Returns 1.0 when no order > 1 is feasible.
     ``q`` in (0, 1), ``sigma > 0``.
     """

@@ -1,4 +1,4 @@
-"""Tightness reports: markdown / html / json writers and figures (DESIGN.md §2).
+"""Tightness reports: markdown / html / json writers and figures (docs/architecture.md).
 
 ``verify report --out DIR`` (:mod:`verify.commands.report`) runs :mod:`~verify.report.generate`; the
 pieces: :mod:`~verify.report.reproduce` (the papers' tables, printed vs computed),

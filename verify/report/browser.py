@@ -67,7 +67,9 @@ def section_page(page: str, anchor: str) -> str:
     head = page.find("<body>")
     if start < 0 or end < 0 or head < 0:
         return page
-    return page[:head + len("<body>")] + page[start:end + len("</section>")] + "</body></html>\n"
+    sheet_start = page.find('<svg class="glyphs"')  # the figures' shared glyphs
+    sheet = page[sheet_start:page.find("</svg>", sheet_start) + len("</svg>")] if sheet_start >= 0 else ""
+    return page[:head + len("<body>")] + sheet + page[start:end + len("</section>")] + "</body></html>\n"
 
 
 def take_screenshots(folder: Path, report: Mapping) -> list[str]:

@@ -755,9 +755,9 @@ def reproduction(options: Options, figures: Figures, progress: Callable[[], None
 
 
 def summary_rows(sections: list[dict]) -> list[dict]:
-    """One row per theorem; ``ratio``/``ratio_label`` say the tightness per relation (an upper bound's
-    largest exact/bound, a lower bound's bound/exact) and ``status`` the verdict in words (a wrong printed
-    table whose guarantee held is not an unsound guarantee)."""
+    """One row per theorem; ``ratio``/``ratio_label`` say the tightness in exact/bound (an upper bound's largest,
+    a lower bound's largest: its loosest instance) and ``status`` the verdict in words (a wrong printed table
+    whose guarantee held is not an unsound guarantee)."""
     rows = []
     for s in sections:
         v = s["verdict"]

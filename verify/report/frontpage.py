@@ -4,9 +4,9 @@ violations with their replay lines, and the ratio column said per relation.
 Everything here reads the verdicts' JSON (``Verdict.to_json``) and the reproduced tables; the renderers
 (:mod:`verify.report.render`) only lay it out.  An erratum row says where the paper errs, what it prints,
 what is correct, how the error was detected (which obligation failed on the "as printed" record, which
-printed cells do not come out, or "catalogue only: not checked"), the numbers, and the ``verify eval``
-lines that replay them.  Findings no paper or catalogue lists (an approximation that under-states the
-privacy loss, a printed value that does not reproduce, a catalogued doubt the computation removes) are
+printed cells do not come out, or "no software check"), the numbers, and the ``verify eval``
+lines that replay them.  Findings no paper or paper note lists (an approximation that under-states the
+privacy loss, a printed value that does not reproduce, a doubt of the paper notes the computation removes) are
 rows of their own, marked ``origin = "software"``.
 """
 
@@ -67,15 +67,15 @@ def _soundness(verdict: Mapping):
 
 
 def ratio_reading(kind: str, max_exact_over_bound: float | None) -> dict:
-    """The summary's ratio for a theorem of ``kind``: an upper bound shows the largest exact/bound (the
-    instance nearest to breaking it; <= 1 is sound); a lower bound shows bound/exact at the instance where
-    it is loosest (1 / largest exact/bound; <= 1 is sound); an exact or approximate statement its largest
-    exact/bound (= 1 for exact)."""
+    """The summary's ratio for a theorem of ``kind``, exact/bound everywhere (as the terminal shows it): an
+    upper bound's largest (the instance nearest to breaking it; <= 1 is sound); a lower bound's largest, at
+    the instance where it is loosest (>= 1 is sound); an exact or approximate statement's largest (= 1 for
+    exact)."""
     r = max_exact_over_bound
     if r is None or not math.isfinite(r):
         return {"label": "—", "value": None}
     if kind == "lower":
-        return {"label": "bound/exact, loosest instance (<= 1 is sound)", "value": 1.0 / r if r > 0 else None}
+        return {"label": "largest exact/bound, loosest instance (>= 1 is sound)", "value": r}
     if kind == "upper":
         return {"label": "worst exact/bound (<= 1 is sound)", "value": r}
     return {"label": "largest exact/bound", "value": r}
@@ -335,7 +335,7 @@ def _erratum_row(theorem: Theorem, e, verdicts: Mapping[str, Mapping], explained
         evidence += [{"kind": "table mismatch", "detail": {k: m[k] for k in ("table", "label", "row", "column",
                                                                              "printed", "computed")}}
                      for m in mine]
-    said = "; ".join(dict.fromkeys(detected)) or "catalogue only: not checked"
+    said = "; ".join(dict.fromkeys(detected)) or "no software check"
     return {"theorem": theorem.id, "record": e.variant or theorem.id, "records": [theorem.id], "origin": "paper",
             "paper": theorem.source.paper, "location": theorem.source.statement, "printed": e.text,
             "corrected": e.evidence, "text": e.text, "variant": e.variant, "step": e.step,
@@ -348,7 +348,7 @@ def _row_status(detected: str, e) -> str:
     check), "not confirmed" (a check ran and did not find it) or "unchecked"."""
     if e.notation:
         return "notation"
-    if detected.startswith("catalogue only"):
+    if detected.startswith("no software check"):
         return "unchecked"
     if "not caught" in detected or "NOT confirmed" in detected or "not in this run" in detected:
         return "not confirmed"
@@ -384,9 +384,9 @@ def _step_detection(theorem_id: str, step_id: str, verdicts: Mapping[str, Mappin
 
 def _software_findings(records: list[Theorem], verdicts: Mapping[str, Mapping], tables: list[dict],
                        unexplained: list[dict]) -> list[dict]:
-    """Rows no paper or catalogue lists: approximations that under-state the privacy loss, printed cells
+    """Rows no paper or paper note lists: approximations that under-state the privacy loss, printed cells
     that do not reproduce (with the note :data:`theorems.findings.TABLE_NOTES` gives them), and printed
-    cells whose catalogued doubt the computation removes."""
+    cells whose doubt in the paper notes the computation removes."""
     out = []
     for t in records:
         row = _understatement(t, verdicts.get(t.id))
@@ -433,7 +433,7 @@ def _software_findings(records: list[Theorem], verdicts: Mapping[str, Mapping], 
 
 def _step_findings(theorem: Theorem, verdict: Mapping | None) -> list[dict]:
     """Proof steps that fail where the record says they hold (a corrected reading, or a step printed as it
-    holds): errors no paper or catalogue lists."""
+    holds): errors no paper or paper note lists."""
     out = []
     for s in step_outcomes(verdict):
         if s.corrected.holds:
@@ -485,7 +485,7 @@ def _understatement(theorem: Theorem, verdict: Mapping | None) -> dict | None:
 def errata_groups(rows: list[dict]) -> list[tuple[str, str, list[dict]]]:
     """The errata table's two parts, (title, origin, rows), each when not empty: the papers' errata, then
     the findings of this tool."""
-    parts = (("Errata of the papers", "paper"), ("Found by this tool (no paper or catalogue lists them)", "software"))
+    parts = (("Errata of the papers", "paper"), ("Found by this tool (no paper or paper note lists them)", "software"))
     out = []
     for title, origin in parts:
         mine = [e for e in rows if e.get("origin", "paper") == origin]

@@ -41,9 +41,9 @@ _REPORT_FILES = ("report.md", "report.html", "report.json")
 
 
 def check_output_dir(out: str) -> Path:
-    """The output folder, refused (``InputError``) when it is a file, cannot be written, or is not empty
-    and not a previous report (marked by :data:`MARKER`, or, written before markers, made of report files
-    only)."""
+    """The output folder, refused (``InputError``) when it is a file, cannot be written, is not empty and not a
+    previous report (marked by :data:`MARKER`), or holds a link where the report writes (a ``figures`` or
+    ``screenshots`` folder, or a listed file, that leads outside it)."""
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise InputError(f"--out {out}: exists and is not a directory", "--out")
@@ -56,6 +56,11 @@ def check_output_dir(out: str) -> Path:
         if not os.access(target, os.W_OK | os.X_OK):
             raise InputError(f"--out {out}: directory is not writable", "--out")
         foreign = [] if (target / MARKER).is_file() else _foreign_entries(target)
+        linked = [name for name in ("figures", "screenshots", *_own_files(target), *_REPORT_FILES)
+                  if _through_link(target, name)]
+        if linked:
+            raise InputError(f"--out {out}: {linked[0]} is (or passes through) a symbolic link: the report would "
+                             "write or delete outside the folder; give a folder without links", "--out")
         if foreign:
             raise InputError(f"--out {out}: the folder is not a previous report and holds files this tool did not "
                              f"write ({foreign[0]}" + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "")
@@ -68,20 +73,27 @@ def check_output_dir(out: str) -> Path:
 
 
 def _own_files(folder: Path) -> set[str]:
-    """Files (relative paths) of a previous report in ``folder``: those its marker lists, or, for a
-    report written before markers existed, the report files and figures it visibly consists of."""
+    """Files (relative paths) of a previous report in ``folder``: those its marker lists (nothing without a
+    marker: a folder's files are the tool's only when it says so)."""
     marker = folder / MARKER
-    if marker.is_file():
-        try:
-            listed = json.loads(marker.read_text(encoding="utf-8"))["files"]
-            return {f for f in listed if isinstance(f, str) and _inside(f)} | {MARKER}
-        except (OSError, ValueError, KeyError, TypeError):
-            return {MARKER}
-    own = {name for name in _REPORT_FILES if (folder / name).is_file()}
-    figures = folder / "figures"
-    if figures.is_dir():
-        own |= {f"figures/{f.name}" for f in figures.iterdir() if f.is_file() and f.suffix == ".svg"}
-    return own
+    if not marker.is_file():
+        return set()
+    try:
+        listed = json.loads(marker.read_text(encoding="utf-8"))["files"]
+        return {f for f in listed if isinstance(f, str) and _inside(f) and not _through_link(folder, f)} | {MARKER}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {MARKER}
+
+
+def _through_link(folder: Path, name: str) -> bool:
+    """Whether ``folder/name`` is, or passes through, a symbolic link (writing or deleting there could reach
+    outside the folder)."""
+    path = folder
+    for part in Path(name).parts:
+        path = path / part
+        if path.is_symlink():
+            return True
+    return False
 
 
 def _inside(name: str) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import sys
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -31,22 +32,41 @@ from verify.theorem import Theorem
 #: default cache folder, relative to the current directory (never outside it)
 DEFAULT_CACHE = ".verify-cache/report"
 #: bump when the layout of a cached entry changes
-FORMAT = 1
+FORMAT = 2  # 2: self-verifying entries, keyed by the library versions too
 
 _ROOT = Path(__file__).resolve().parents[2]
 #: modules that only lay out or store cached results (they compute none): editing them keeps the cache
-LAYOUT_ONLY = frozenset({"verify/report/render.py", "verify/report/frontpage.py", "verify/report/browser.py",
+LAYOUT_ONLY = frozenset({"verify/report/render.py", "verify/report/page.py", "verify/report/frontpage.py",
+                         "verify/report/browser.py",
                          "verify/report/incremental.py"})
 _ID = re.compile(r"[a-z0-9_.-]+(?:/[A-Za-z0-9_.+-]+)+")
 
 
+#: the libraries whose versions can change a computed result (an upgrade makes every cached result a miss)
+LIBRARIES = ("sympy", "numpy", "scipy", "mpmath", "dp-accounting", "matplotlib", "latex2mathml")
+
+
+def library_versions() -> str:
+    """Python's version and those of :data:`LIBRARIES`, as one line."""
+    from importlib import metadata
+
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "absent"
+
+    return f"python {sys.version.split()[0]}; " + "; ".join(f"{n} {version(n)}" for n in LIBRARIES)
+
+
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """SHA-256 of the machinery's sources and the registry's non-record data (see the module docstring)."""
-    h = hashlib.sha256(f"format {FORMAT}".encode())
+    """SHA-256 of the machinery's sources, the registry's non-record data (see the module docstring) and the
+    versions of Python and of the libraries that compute (:func:`library_versions`)."""
+    h = hashlib.sha256(f"format {FORMAT}\0{library_versions()}".encode())
     files = [p for p in sorted((_ROOT / "verify").rglob("*.py")) if p.relative_to(_ROOT).as_posix() not in LAYOUT_ONLY
              and "commands" not in p.relative_to(_ROOT).parts]
-    files += [_ROOT / "theorems" / "tables.py", _ROOT / "theorems" / "__init__.py"]
+    files += [_ROOT / "theorems" / "tables.py", *sorted((_ROOT / "theorems").glob("_*.py"))]  # __init__, helpers
     digest_sources(h, [p for p in files if p.is_file()], _ROOT)
     return h.hexdigest()
 

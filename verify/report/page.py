@@ -9,6 +9,7 @@ class that colours a status in HTML (Markdown shows the words alone).
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from dataclasses import dataclass, field
@@ -70,9 +71,13 @@ class Paragraph:
 
 @dataclass(frozen=True)
 class Cell:
+    """A table cell; ``fold``: in HTML, text longer than this many characters is folded (its start shown, the
+    rest one click away)."""
+
     text: Text
     cls: str = ""
     title: str = ""
+    fold: int = 0
 
 
 @dataclass(frozen=True)
@@ -194,7 +199,7 @@ def _e(text) -> str:
 
 
 def _attrs(cls: str = "", anchor: str = "", title: str = "", data: Mapping[str, str] | None = None) -> str:
-    parts = [f' id="{_e(anchor)}"' if anchor else "", f' class="{_e(cls)}"' if cls else "",
+    parts = [f' class="{_e(cls)}"' if cls else "", f' id="{_e(anchor)}"' if anchor else "",
              f' title="{_e(title)}"' if title else ""]
     parts += [f' data-{k}="{_e(v)}"' for k, v in (data or {}).items()]
     return "".join(parts)
@@ -215,19 +220,32 @@ def html_inline(text: Text) -> str:
     return "".join(out)
 
 
+def _cell_html(cell: Cell) -> str:
+    """A cell's HTML, folded in a ``<details>`` when it is long (its first words as the summary)."""
+    body = html_inline(cell.text)
+    plain = "".join(s if isinstance(s, str) else s.text for s in cell.text)
+    if not cell.fold or len(plain) <= cell.fold:
+        return body
+    return f"<details><summary>{_e(plain[:cell.fold // 2].rsplit(' ', 1)[0])} …</summary>{body}</details>"
+
+
 def html_blocks(blocks: Sequence[Block], svgs: Mapping[str, str], formulas: Mapping[str, str]) -> str:
-    """The blocks as HTML: figures inline as scoped SVG, formulas as MathML (no script, no external URL)."""
+    """The blocks as HTML: figures inline as compact scoped SVG (each glyph defined once on the page), formulas
+    as MathML (no script, no external URL)."""
     out: list[str] = []
+    glyphs: dict[str, tuple[str, str]] = {}
     for block in blocks:
-        _html_block(block, svgs, formulas, out)
-    return "\n".join(out)
+        _html_block(block, svgs, formulas, out, glyphs)
+    sheet = glyph_sheet(glyphs)
+    return "\n".join([sheet, *out] if sheet else out)
 
 
-def _html_block(block: Block, svgs: Mapping[str, str], formulas: Mapping[str, str], out: list[str]) -> None:
+def _html_block(block: Block, svgs: Mapping[str, str], formulas: Mapping[str, str], out: list[str],
+                glyphs: dict[str, tuple[str, str]]) -> None:
     if isinstance(block, Group):
         out.append(f"<{block.tag}{_attrs(block.cls, block.anchor, data=block.data)}>")
         for inner in block.blocks:
-            _html_block(inner, svgs, formulas, out)
+            _html_block(inner, svgs, formulas, out, glyphs)
         out.append(f"</{block.tag}>")
     elif isinstance(block, Heading):
         out.append(f"<h{block.level}{_attrs(anchor=block.anchor)}>{html_inline(block.text)}</h{block.level}>")
@@ -237,7 +255,7 @@ def _html_block(block: Block, svgs: Mapping[str, str], formulas: Mapping[str, st
             out.append(f"<p{_attrs(block.cls)}>{f'<small>{body}</small>' if block.small else body}</p>")
     elif isinstance(block, Table):
         head = "".join(f"<th{_attrs(title=c.title)}>{html_inline(c.text)}</th>" for c in block.header)
-        rows = "".join("<tr>" + "".join(f"<td{_attrs(c.cls, title=c.title)}>{html_inline(c.text)}</td>" for c in row)
+        rows = "".join("<tr>" + "".join(f"<td{_attrs(c.cls, title=c.title)}>{_cell_html(c)}</td>" for c in row)
                        + "</tr>" for row in block.rows)
         out.append(f"<table{_attrs(block.cls)}><tr>{head}</tr>{rows}</table>")
     elif isinstance(block, Bullets):
@@ -249,21 +267,104 @@ def _html_block(block: Block, svgs: Mapping[str, str], formulas: Mapping[str, st
         elif block.missing:
             out.append(f'<p class="gap">{_e(block.missing)}</p>')
     elif isinstance(block, Figure):
-        body = scoped_svg(svgs[block.name], "f-" + block.name.rsplit("/", 1)[-1].removesuffix(".svg"))
+        body = scoped_svg(svgs[block.name], "f-" + block.name.rsplit("/", 1)[-1].removesuffix(".svg"), glyphs)
         out.append(f'<figure data-figure="{_e(block.name)}">{body}<figcaption>{_e(block.caption)}</figcaption>'
                    "</figure>")
     else:  # pragma: no cover - every block kind is laid out above
         raise TypeError(f"not a report block: {block!r}")
 
 
-def scoped_svg(svg: str, prefix: str) -> str:
-    """``svg`` with every id (and every reference to one) prefixed, so inline SVGs sharing a page never
-    share an id (matplotlib derives clip-path and glyph ids from a fixed salt)."""
-    prefix = re.sub(r"[^A-Za-z0-9_-]", "-", prefix)
+#: matplotlib's glyph ids (text drawn as paths): the same id is the same glyph in every figure
+_GLYPH = re.compile(r"DejaVu[\w-]*")
+
+
+def scoped_svg(svg: str, prefix: str, glyphs: dict[str, tuple[str, str]] | None = None) -> str:
+    """``svg`` made compact for a page of many figures: ids that nothing references dropped, the others scoped
+    by a short digest of ``prefix`` so inline SVGs never share one (matplotlib derives clip-path ids from a fixed
+    salt), numbers to a tenth of a point, whitespace, attribute-less groups and repeated line-to commands removed,
+    a glyph's translation written as its position.  Glyphs are shared: their definitions (matplotlib's glyph ids
+    are the same glyph in every figure) leave the figure for ``glyphs`` (the page's: id -> (short name,
+    element)), which :func:`glyph_sheet` defines once at the top of the page."""
+    scope = "f" + hashlib.sha1(prefix.encode()).hexdigest()[:6] + "-"
     svg = re.sub(r"<!--.*?-->\s*", "", svg, flags=re.S)  # matplotlib's comments quote mathtext source ($10^{0}$)
-    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", svg)
-    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"', svg)
+    glyphs = {} if glyphs is None else glyphs
+
+    def glyph(m: re.Match) -> str:
+        if m.group(1) not in glyphs:
+            short = f"g{len(glyphs)}"
+            glyphs[m.group(1)] = (short, _compact(f'<path id="{short}"{m.group(2)}/>'))
+        return ""
+
+    svg = re.sub(r'<path id="(DejaVu[\w-]*)"([^>]*?)/>\s*', glyph, svg, flags=re.S)
+    used = set(re.findall(r"url\(#([^)]+)\)", svg)) | set(re.findall(r'href="#([^"]+)"', svg))
+    names = {old: f"{scope}{i}" for i, old in enumerate(sorted(u for u in used if not _GLYPH.fullmatch(u)))}
+    names.update({u: glyphs[u][0] if u in glyphs else u for u in used if _GLYPH.fullmatch(u)})
+    svg = re.sub(r'\sid="([^"]+)"', lambda m: f' id="{names[m.group(1)]}"' if m.group(1) in names else "", svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{names[m.group(1)]})", svg)
+    svg = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{names[m.group(1)]}"', svg)
+    return _bare_groups(_compact(svg))
+
+
+def glyph_sheet(glyphs: dict[str, tuple[str, str]]) -> str:
+    """One hidden SVG defining every glyph the page's figures use (empty when none)."""
+    if not glyphs:
+        return ""
+    return ('<svg class="glyphs" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>'
+            + "".join(element for _, element in glyphs.values()) + "</defs></svg>")
+
+
+def _compact(svg: str) -> str:
+    """Numbers to a tenth of a point, compact paths and styles, SVG 2 links, glyph positions as x and y."""
+    svg = re.sub(r"(?<![\w#.-])-?\d+\.\d{2,}(?![\w.])", _short_number, svg)
+    svg = re.sub(r' d="([^"]*)"', lambda m: f' d="{_compact_path(m.group(1))}"', svg)
+    svg = re.sub(r' style="([^"]*)"', lambda m: ' style="' + re.sub(r"\s*([:;])\s*", r"\1", m.group(1)) + '"', svg)
+    svg = svg.replace(" xlink:href=", " href=")  # SVG 2
+    svg = re.sub(r'(<use href="#[^"]+") transform="translate\((\S+) (\S+)\)"',
+                 lambda m: m.group(1) + f' x="{m.group(2)}"' + ("" if m.group(3) == "0" else f' y="{m.group(3)}"'), svg)
+    return re.sub(r"\s*\n\s*", " ", re.sub(r">\s+<", "><", svg))
+
+
+def _bare_groups(svg: str) -> str:
+    """``svg`` without the ``<g>`` elements that carry no attribute (once their ids are gone they group nothing
+    a renderer sees): each such opening tag and its matching closing tag removed."""
+    out, kept, at = [], [], 0
+    for m in re.finditer(r"<g(\s[^>]*)?>|</g>", svg):
+        out.append(svg[at:m.start()])
+        at = m.end()
+        if m.group(0) == "</g>":
+            if kept.pop():
+                out.append("</g>")
+        else:
+            kept.append(bool(m.group(1) and m.group(1).strip()))
+            if kept[-1]:
+                out.append(m.group(0))
+    out.append(svg[at:])
+    return "".join(out)
+
+
+def _short_number(m: re.Match) -> str:
+    """A coordinate to a tenth of a point from 1 up, three significant digits under 1 (glyph scales)."""
+    x = float(m.group(0))
+    text = f"{x:.1f}" if abs(x) >= 1 else f"{x:.3g}"
+    if "." in text and "e" not in text:
+        text = text.rstrip("0").rstrip(".")
+    return text if len(text) < len(m.group(0)) else m.group(0)
+
+
+def _compact_path(d: str) -> str:
+    """A path's data without spaces around commands and without a line-to letter where it is implied (after a
+    move-to or a line-to; after a curve the letter stays: the next pair would extend the curve)."""
+    out, last = [], ""
+    for token in re.findall(r"[A-Za-z]|[^\sA-Za-z]+", d):
+        if token.isalpha():
+            if token == "L" and last in ("M", "L"):
+                last = "L"
+                continue
+            last = token
+            out.append(token)
+        else:
+            out.append(("" if not out or out[-1].isalpha() else " ") + token)
+    return "".join(out)
 
 
 __all__ = ["BR", "Block", "Bullets", "Cell", "Figure", "Formula", "Group", "Heading", "Item", "Paragraph", "Span",

@@ -90,6 +90,9 @@ def html_page(report: Mapping, figure_svgs: Mapping[str, str], formulas: Mapping
 # sections
 # ---------------------------------------------------------------------------------------------------
 
+#: evidence longer than this (characters) is folded on the HTML page
+FOLD = 400
+
 NAV = (("front", "At a glance"), ("errata", "Errata"), ("violations", "Violations"), ("checklist", "Checklist"),
        ("summary", "Summary"), ("theorems", "Theorems"), ("reproduction", "Reproduction"), ("gaps", "Gaps"))
 
@@ -155,8 +158,8 @@ def front(report: Mapping) -> list[Block]:
 
 def summary(report: Mapping) -> list[Block]:
     """One row per theorem: verdict in words, the ratio said per relation, where it beats composition."""
-    ratio = Cell(["worst ratio (<= 1 is sound)"],
-                 title="upper bounds: largest exact/bound; lower bounds: bound/exact where the bound is loosest")
+    ratio = Cell(["exact/bound (largest; median)"],
+                 title="upper bounds: sound at <= 1; lower bounds: sound at >= 1, the largest is the loosest instance")
     header_ = [Cell(["theorem"]), Cell(["paper"]), Cell(["notion"]), Cell(["verdict"]), ratio,
                Cell(["beats the composition baseline"])]
     rows = []
@@ -170,13 +173,14 @@ def summary(report: Mapping) -> list[Block]:
 
 
 def _ratio_text(row: Mapping) -> str:
-    """``0.98 (exact/bound)`` or ``0.503 (bound/exact, loosest)``: which ratio, said per relation."""
+    """``0.98; median 0.5`` (exact/bound, the largest and the median over the compared instances; a lower
+    bound's largest is its loosest instance)."""
     value = row.get("ratio", row.get("worst_ratio"))
     if value is None:
         return "—"
-    label = row.get("ratio_label", "")
-    which = "bound/exact, loosest" if label.startswith("bound/exact") else "exact/bound"
-    return f"{fmt(value)} ({which})"
+    median = row.get("median_ratio")
+    return fmt(value) + (f"; median {fmt(median)}" if median is not None else "") + (
+        " (loosest)" if row.get("kind") == "lower" else "")
 
 
 def _counterexamples(found: Mapping) -> Bullets:
@@ -203,7 +207,7 @@ def violations(report: Mapping) -> list[Block]:
 
 
 def checklist(report: Mapping) -> list[Block]:
-    """Every printed table and figure the catalogue lists: reproduced, or not and why."""
+    """Every printed table and figure of the papers: reproduced, or not and why."""
     repro = report["reproduction"]
     anchors = {_table_anchor(t) for t in repro["tables"]} | {_figure_anchor(f) for f in repro["figures"]}
     rows = []
@@ -267,7 +271,7 @@ def _verdict(s: Mapping) -> list[Block]:
     blocks: list[Block] = [Paragraph([strong("Verdict: "), strong(status, cls), f" — {v.get('reason', '')}"])]
     if v.get("obligations"):
         rows = [[Cell([o["name"]]), Cell([o["status"]], {"passed": "verified", "failed": "violated"}.get(
-            o["status"], o["status"])), Cell([o["detail"]])] for o in v["obligations"]]
+            o["status"], o["status"])), Cell([o["detail"]], fold=FOLD)] for o in v["obligations"]]
         blocks.append(Table([Cell(["obligation"]), Cell(["status"]), Cell(["detail"])], rows))
     if verdict == "violated":
         found = frontpage.violation(s)
@@ -276,7 +280,7 @@ def _verdict(s: Mapping) -> list[Block]:
 
 
 def errata(report: Mapping) -> list[Block]:
-    """The errata table, then the findings of this tool that no paper or catalogue lists."""
+    """The errata table, then the findings of this tool that no paper or paper note lists."""
     blocks: list[Block] = [Heading(2, ["Errata"], "errata")]
     rows = report["errata"]
     if not rows:
@@ -294,8 +298,8 @@ def errata(report: Mapping) -> list[Block]:
                 where += [BR, coloured("found by this tool", "finding")]
             detected = e.get("detected", "")
             table.append([Cell(where), Cell([e.get("printed", e["text"])]), Cell([e.get("corrected", "")]),
-                          Cell([detected], "gap" if detected.startswith("catalogue only") else ""),
-                          Cell(_lines(e.get("numbers", ()))),
+                          Cell([detected], "gap" if detected.startswith("no software check") else ""),
+                          Cell(_lines(e.get("numbers", ())), fold=FOLD),
                           Cell(_lines([code(r, "replay") for r in e.get("replay", ())]))])
         blocks += [Heading(3, [title], f"errata-{origin}"), Table(header_, table, cls="errata")]
     return blocks
@@ -392,6 +396,7 @@ section.theorem{border-left:4px solid #0b5cad;padding-left:1em;margin:2em 0}
 .sound-table{color:#8a4b00;font-weight:600}.finding{background:#e8f0fe;color:#0b5cad;font-size:.8em;padding:0 4px;
 border-radius:3px}code.replay{display:inline-block;word-break:break-all;font-size:.78em}
 table.errata td{max-width:22em;overflow-wrap:anywhere}.violation{margin:.5em 0}
+details summary{cursor:pointer;color:#0b5cad}
 """
 
 

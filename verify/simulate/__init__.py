@@ -1,4 +1,4 @@
-"""Simulated runs of the canonical algorithm and the empirical privacy audit (DESIGN.md §7).
+"""Simulated runs of the canonical algorithm and the empirical privacy audit (docs/architecture.md).
 
 Python API (what the cross-check engine's ``audit`` obligation calls)::
 

@@ -1,4 +1,4 @@
-"""What to simulate: a loss, the datasets D and D', batches, steps, noise, constraint (DESIGN.md §3).
+"""What to simulate: a loss, the datasets D and D', batches, steps, noise, constraint (docs/conventions.md).
 
 The canonical iteration, run independently on D and on its neighbour D'::
 
@@ -6,7 +6,7 @@ The canonical iteration, run independently on D and on its neighbour D'::
 
 * D' replaces record ``index`` by ``(x_other, y_other)`` (replace-one), or, when ``x_other`` is
   ``None``, lacks record ``index`` (add/remove).  The denominator stays ``b`` in both cases
-  (Poisson convention of DESIGN.md §3; for ``full`` batches b = n of D).
+  (Poisson convention of docs/conventions.md; for ``full`` batches b = n of D).
 * Losses are per-record: :class:`Quadratic` ``½θᵀHθ - ⟨x, θ⟩`` (H diagonal), :class:`Linear`
   ``⟨x, θ⟩``, :class:`Logistic` ``log(1 + exp(-y⟨x, θ⟩))``, :class:`Huber` ``h_κ(⟨x, θ⟩ - y)``.
   Each computes the batch sum of gradients for R runs at once through the array-API namespace ``xp``.
@@ -322,7 +322,7 @@ class Simulation:
         return X, y, present
 
     def constants(self) -> dict[str, float]:
-        """Canonical parameters of this instance (DESIGN.md §3 vocabulary), for evaluating theorems."""
+        """Canonical parameters of this instance (docs/conventions.md vocabulary), for evaluating theorems."""
         b = self.batch_size
         out: dict[str, float] = {"n": self.n, "b": b, "q": b / self.n, "T": self.steps, "d": self.d,
                                  "sigma": self.sigma}

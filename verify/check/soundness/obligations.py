@@ -40,11 +40,13 @@ def soundness_verdict(theorem: Theorem, names: list[str], record: Record) -> Obl
                                 axes=compared, axes_needed={k: needed[k] for k in compared}, **extra)
 
     if record.failure is not None:
-        f = record.failure
+        f, big = record.failure, record.largest
+        smallest = ("" if big.instance == f.instance and record.largest_margin == record.margin else
+                    f"; smallest counterexample {f.instance}: exact {f.exact:.6g} vs bound {f.bound:.6g}, margin "
+                    f"{record.margin:.3g}")
         return Obligation("soundness", "failed",
-                          f"{_relation(theorem)} fails on {f.instance}: exact {f.exact:.6g} vs bound {f.bound:.6g}"
-                          f" (relative margin {record.margin:.3g}; largest margin {record.largest_margin:.3g} on "
-                          f"{record.largest.instance})",
+                          f"{_relation(theorem)} fails on {big.instance}: exact {big.exact:.6g} vs bound "
+                          f"{big.bound:.6g}, certified relative margin {record.largest_margin:.3g}{smallest}",
                           counterexample=f,
                           data=evidence(margin=record.margin, largest=record.largest,
                                         largest_margin=record.largest_margin,

@@ -197,7 +197,7 @@ def violates(theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) 
 
 def _replay_line(theorem: Theorem, witness: Witness | None) -> str | None:
     """The ``verify eval`` command that replays ``witness``."""
-    return None if witness is None else certify.replay_line(theorem.id, witness)
+    return None if witness is None else certify.replay_line(theorem.target, witness)
 
 
 def _witness(instance, theorem: Theorem, c: refs.Comparison, params: Mapping[str, float]) -> Witness:

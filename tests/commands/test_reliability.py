@@ -1,0 +1,185 @@
+"""Nothing of the user's is lost, a link is written through, not replaced: the output paths of ``verify report``
+and ``--json`` as an adversary would set them up (each case: exit status 2 with one line naming the problem,
+or the output where the user pointed, and the user's files as they were)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CHEAP = "baselines/gaussian-mechanism/gdp"
+
+
+def _verify(*argv, cwd=None):
+    return subprocess.run([sys.executable, "-m", "verify", *argv], capture_output=True, text=True, timeout=600,
+                          cwd=cwd)
+
+
+def _folder_with_figure(tmp: Path) -> Path:
+    out = tmp / "o"
+    (out / "figures").mkdir(parents=True)
+    (out / "figures" / "diagram.svg").write_text("<svg/>")
+    return out
+
+
+def _folder_with_report_md(tmp: Path) -> Path:
+    out = tmp / "o"
+    out.mkdir()
+    (out / "report.md").write_text("my notes")
+    return out
+
+
+def _figures_linked_outside(tmp: Path) -> Path:
+    mine = tmp / "mine"
+    mine.mkdir()
+    (mine / "plot.svg").write_text("<svg id='mine'/>")
+    out = tmp / "o"
+    out.mkdir()
+    (out / ".verify-report.json").write_text(json.dumps({"generator": "verify report",
+                                                         "files": ["report.md", "figures/plot.svg"]}))
+    (out / "figures").symlink_to(mine, target_is_directory=True)
+    return out
+
+
+@pytest.mark.parametrize("setup, message", [
+    (_folder_with_figure, "not a previous report"),
+    (_folder_with_report_md, "not a previous report"),
+    (_figures_linked_outside, "symbolic link"),
+], ids=["unmarked-figures", "unmarked-report-md", "figures-link"])
+def test_report_never_touches_a_folder_it_does_not_own(tmp_path, setup, message):
+    out = setup(tmp_path)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    result = _verify("report", "--out", str(out), "--only", CHEAP, "--no-cache")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_json_through_a_link_reaches_its_target(tmp_path):
+    target = tmp_path / "results.json"
+    target.write_text("old")
+    link = tmp_path / "latest.json"
+    link.symlink_to(target)
+    result = _verify("run", "--only", CHEAP, "--workers", "1", "--no-mutation", "--json", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert json.loads(target.read_text())["theorems"][0]["id"] == CHEAP
+
+
+HEAD = ("import sympy as sp\nfrom verify.theorem import Theorem, Source, Setting, sym\n"
+        "def record(bound, id='u/x'):\n"
+        "    return Theorem(id=id, title='t', source=Source('u', '1'), notion='gdp', kind='upper',\n"
+        "                   setting=Setting(batches='full', loss='linear'), bound=bound)\n"
+        "GOOD = sp.sqrt(sym.T) * sym.Delta / (sym.n * sym.sigma)\n")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("A = record(GOOD * (1 + sp.I))", "imaginary part"),
+    ("A = record(GOOD * sp.zoo)", "infinity or NaN"),
+    ("A = record(sp.Add(*(sym.n ** k for k in range(10000))))", "more than 5000 operations"),
+    ("e = sym.n\nfor _ in range(120):\n    e = sp.sqrt(e + 1)\nA = record(e)", "nested deeper than 80"),
+    ("A = record(sp.Rational(10**5000 + 1, 10**5000) * GOOD)", "more than 400 digits"),
+    ("A = record(GOOD, id=12345)", "id must be a non-empty string"),
+    ("A = record(GOOD)\nB = record(GOOD * 0.5)", "names two records"),
+], ids=["imaginary", "zoo", "huge-sum", "nested", "huge-rational", "id-not-a-string", "duplicate-id"])
+def test_an_ill_formed_record_is_refused_before_any_search(tmp_path, body, message):
+    path = tmp_path / "mine.py"
+    path.write_text(HEAD + body + "\n")
+    result = _verify("check", str(path))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+    assert "checked" not in result.stderr  # nothing was searched
+
+
+# ---------------------------------------------------------------------------------------------------
+# the cache's word: an entry verifies itself, and the library versions are part of every key
+# ---------------------------------------------------------------------------------------------------
+
+from verify.cache import ResultCache  # noqa: E402
+from verify.report.incremental import code_version, library_versions  # noqa: E402
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda e: {**e, "value": {**e["value"], "verdict": "violated"}},  # a verdict changed by hand
+    lambda e: {},
+    lambda e: [1, 2],
+    lambda e: "x",
+    lambda e: {**e, "key": "another"},  # copied under another key
+], ids=["edited-verdict", "empty", "list", "string", "other-key"])
+def test_an_edited_or_misshapen_cache_entry_is_a_miss(tmp_path, tamper):
+    cache = ResultCache.open(tmp_path)
+    cache.put("k", {"verdict": "verified", "reason": "r"})
+    assert ResultCache(tmp_path).get("k") == {"verdict": "verified", "reason": "r"}
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps(tamper(json.loads(path.read_text()))))
+    again = ResultCache(tmp_path)
+    assert again.get("k") is None and again.misses == 1
+
+
+def test_the_library_versions_key_every_cached_result():
+    line = library_versions()
+    assert all(name in line for name in ("python", "sympy", "numpy", "scipy", "dp-accounting"))
+    assert len(code_version()) == 64
+
+
+def test_an_empty_registry_index_is_not_read_as_no_theorems(tmp_path):
+    from verify.commands import registry
+
+    key = registry.index_key()
+    ResultCache.open(tmp_path).put(key, [])
+    assert len(registry.summaries(tmp_path)) > 90
+
+
+# ---------------------------------------------------------------------------------------------------
+# bad input: one line, exit 2 (schedules, a user file in another encoding, an empty --only)
+# ---------------------------------------------------------------------------------------------------
+
+PHASE = '[[phases]]\nnoise_multiplier = 1.0\nsample_rate = 0.01\nsteps = 10\n'
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("bytes.toml", bytes(range(256)) * 4, "not UTF-8 text"),
+    ("deep.json", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    ("epochs.toml", b'n = 1000\n[[phases]]\nnoise_multiplier = 1.0\nsample_rate = 0.01\nepochs = 1e308\n',
+     "more than 2^53 steps"),
+    ("delta.toml", ('n = 1000\nDelta = "big"\n' + PHASE).encode(), "Delta must be a number"),
+    ("cclip.toml", ("n = 1000\nCclip = 0\nDelta = 1\n" + PHASE).encode(), "Cclip must be finite and > 0"),
+    ("tiny.toml", b'n = 1000\n[[phases]]\nnoise_multiplier = 1e-300\nbatches = "full"\nsteps = 10\n',
+     "noise_multiplier is too small"),
+], ids=["random-bytes", "deep-json", "huge-epochs", "delta-string", "cclip-zero", "tiny-z"])
+def test_a_bad_schedule_is_one_line_exit_2(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    result = _verify("account", "--schedule", str(path), "--delta", "1e-5")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+def test_four_hundred_phases_compose_without_recursion():
+    from verify.account.composition import Phase, schedule_pld
+
+    phases = [Phase(1.0 + 0.001 * i, 0.01, "poisson", 1) for i in range(400)]
+    pld = schedule_pld(phases, "add_remove", 1.0, 0.05)
+    assert pld is not None and 0 < pld.eps(1e-5) < 10
+
+
+def test_a_latin1_user_file_with_a_coding_line_is_read(tmp_path):
+    path = tmp_path / "mine.py"
+    body = HEAD.replace("title='t'", "title='d\xe9j\xe0 vu'") + "A = record(GOOD)\n"
+    path.write_bytes(("# -*- coding: latin-1 -*-\n" + body).encode("latin-1"))
+    result = _verify("check", str(path), "--examples", "5")
+    assert result.returncode == 0, result.stderr
+
+
+def test_what_a_user_file_prints_does_not_corrupt_the_json(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(HEAD + "print('hello from the file')\nA = record(GOOD)\n")
+    result = _verify("check", str(path), "--examples", "5", "--json")
+    assert json.loads(result.stdout)["theorems"][0]["id"] == "u/x" and "hello from the file" in result.stderr
+
+
+def test_an_empty_only_is_refused():
+    result = _verify("run", "--only", "", "--no-mutation")
+    assert result.returncode == 2 and "empty pattern" in result.stderr
