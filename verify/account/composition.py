@@ -22,7 +22,6 @@ from typing import Sequence
 from dp_accounting import NeighboringRelation
 from dp_accounting.pld import privacy_loss_distribution as _pld
 
-from verify.errors import InputError
 from verify.privacy.pld import CACHE, Composition
 
 #: (batches, adjacency) -> the registry theorem whose guarantee one phase of such steps has
@@ -121,11 +120,7 @@ def gaussian_mu(phases: Sequence[Phase], adjacency: str, ratio: float) -> float 
     """The exact GDP mu of the phases when every one is full-batch under replace-one (``G_mu`` steps compose
     to ``G_{sqrt(sum mu_i^2)}``, Dong-Roth-Su 2022, Cor. 3.3); None otherwise."""
     if phases and adjacency == "replace" and all(p.batches == "full" for p in phases):
-        try:
-            return math.sqrt(math.fsum(p.steps * _step_mu(p, ratio) ** 2 for p in phases))
-        except OverflowError:
-            raise InputError("noise_multiplier is too small: the privacy loss exceeds the float range",
-                             "noise_multiplier") from None
+        return math.sqrt(math.fsum(p.steps * _step_mu(p, ratio) ** 2 for p in phases))
     return None
 
 

@@ -454,7 +454,11 @@ class Accountant(DerivedRoutes):
         if tid is None:
             return None
         verdicts = " + ".join(dict.fromkeys(self._verdict(t) for t in tid.split(" + ")))
-        mu = gaussian_mu(self._phases, self.adjacency, self.sensitivity_ratio)
+        try:
+            mu = gaussian_mu(self._phases, self.adjacency, self.sensitivity_ratio)
+        except OverflowError:  # per-step mu beyond the float range: no number to answer with
+            raise InputError("noise_multiplier is too small: the privacy loss exceeds the float range",
+                             "noise_multiplier") from None
         if mu is not None:  # G_mu exactly: no discretisation
             value = float(gdp_eps(mu, at)) if notion == "eps" else float(gdp_delta(mu, at))
             return Candidate(value, tid, verdicts, "closed form", value)
