@@ -20,13 +20,7 @@ import dataclasses
 
 import sympy as sp
 
-from theorems._altschuler2022_proofs import (
-    SCOPE_WALK,
-    one_step_gap,
-    positivity,
-    record_in_batch,
-    short_run,
-)
+from theorems._altschuler2022_proofs import SCOPE_WALK, one_step_gap, positivity, record_in_batch, short_run
 from verify.privacy.operators import AT22S, PowerStepSum
 from verify.theorem import (
     Assumption,

@@ -183,3 +183,35 @@ def test_what_a_user_file_prints_does_not_corrupt_the_json(tmp_path):
 def test_an_empty_only_is_refused():
     result = _verify("run", "--only", "", "--no-mutation")
     assert result.returncode == 2 and "empty pattern" in result.stderr
+
+
+def test_a_step_does_no_work_proportional_to_the_phases_recorded(monkeypatch):
+    """Accountant.step is O(1): it never sums over the recorded phases (40,000 alternating steps took 14 s)."""
+    import verify
+    from verify.account import running
+
+    acc = verify.Accountant(n=60000)
+    for i in range(50):
+        acc.step(noise_multiplier=1.0 if i % 2 else 1.1, sample_rate=0.01, steps=2)
+    monkeypatch.setattr(running.Accountant, "steps", property(lambda self: pytest.fail("step summed the phases")))
+    acc.step(noise_multiplier=1.2, sample_rate=0.01, steps=3)
+    assert acc._events[-1] == 103 and sum(p.steps for p in acc._phases) == 103
+
+
+def test_a_file_that_sleeps_at_import_is_refused_in_time(tmp_path):
+    path = tmp_path / "sleepy.py"
+    path.write_text("import time\ntime.sleep(600)\n")
+    result = _verify("check", str(path), "--import-timeout", "1")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "more than 1 s" in result.stderr
+
+
+def test_a_killed_reports_temporary_folder_is_cleaned_later(tmp_path):
+    from verify.report.generate import remove_stale_temporaries
+
+    old, young = tmp_path / ".o-tmp-abc", tmp_path / ".o-tmp-def"
+    for folder in (old, young):
+        folder.mkdir()
+        (folder / "report.md").write_text("x")
+    os.utime(old, (0, 0))
+    remove_stale_temporaries(tmp_path, "o")
+    assert not old.exists() and young.exists()

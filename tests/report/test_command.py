@@ -353,6 +353,9 @@ def test_the_committed_report_is_compact_and_whole():
     assert html.count("<figure") == len(report["figures_index"]) and "<img" not in html
     assert all(f'data-theorem="{s["id"]}"' in html for s in report["theorems"])
     assert "; median " in html and "<details><summary>" in html
+    statuses = [e.get("status") for e in report["errata"]]
+    assert "unchecked" not in statuses and 0 < statuses.count("notation") <= 5  # every erratum has a check
+    assert all(e["replay"] for e in report["errata"] if e.get("status") == "confirmed")  # and a replay line
     glyphs = re.findall(r'id="(g\d+)"', html)
     assert html.count('<svg class="glyphs"') == 1 and len(glyphs) == len(set(glyphs))  # each glyph defined once
 
@@ -360,7 +363,7 @@ def test_the_committed_report_is_compact_and_whole():
 def test_compact_paths_keep_their_commands():
     """A line-to letter is dropped only where SVG implies it (after a move-to or a line-to): after a curve the
     next pair would extend the curve (the glyphs of the figures' text are quadratic curves)."""
-    from verify.report.page import _compact_path
+    from verify.report.page import scoped_svg
 
-    assert _compact_path("M 1 2 L 3 4 L 5 6 Q 7 8 9 10 L 11 12 L 13 14 z M -1 2 L 3 -4") == \
-        "M1 2 3 4 5 6Q7 8 9 10L11 12 13 14zM-1 2 3 -4"
+    svg = '<svg><path d="M 1 2 L 3 4 L 5 6 Q 7 8 9 10 L 11 12 L 13 14 z M -1 2 L 3 -4"/></svg>'
+    assert scoped_svg(svg, "x") == '<svg><path d="M1 2 3 4 5 6Q7 8 9 10L11 12 13 14zM-1 2 3 -4"/></svg>'

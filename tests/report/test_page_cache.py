@@ -81,3 +81,24 @@ def test_an_unreadable_entry_is_a_miss(tmp_path):
     assert cache.get("k") is None and cache.misses == 1
     cache.put("k", {"a": [1, 2.5]})
     assert cache.get("k") == {"a": [1, 2.5]} and cache.hits == 1
+
+
+def test_an_interrupted_report_keeps_what_it_finished(tmp_path):
+    """Each result is stored as it finishes: a report stopped after its first theorem (Ctrl-C) has that
+    theorem in the cache, and the next run computes only the rest."""
+    import pytest
+
+    cache = ResultCache.open(tmp_path / "cache")
+    seen = []
+
+    def stop_after_one(name):
+        seen.append(name)
+        if len(seen) == 2:  # the reproduction, then one theorem
+            raise KeyboardInterrupt
+
+    records = [theorems.get(i) for i in CHEAP]
+    with pytest.raises(KeyboardInterrupt):
+        gen.generate(records, "quick", 0, None, 1, stop_after_one, {"baselines"}, cache=cache)
+    again = ResultCache(tmp_path / "cache")
+    _run(again)
+    assert again.hits >= 2  # the reproduction and the finished theorem were kept

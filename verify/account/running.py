@@ -237,7 +237,7 @@ class Accountant(DerivedRoutes):
         count = validate.integer("steps", steps, where)
         eta = None if eta is None else validate.positive("eta", eta, where)
         self._append(Phase(z, q, batches, count, eta))
-        self._events.append(self.steps)
+        self._events.append((self._events[-1] if self._events else 0) + count)  # O(1): no sum over the phases
         return self
 
     def _append(self, phase: Phase) -> None:

@@ -41,32 +41,13 @@ from typing import Callable, Iterator, Sequence, TypeVar
 
 import theorems
 from verify.cache import digest_sources
-from verify.check.engine import (
-    Effort,
-    check_unit,
-    search_effort,
-    soundness_block,
-    soundness_finish,
-    soundness_here,
-    soundness_plan,
-    theorem_units,
-)
+from verify.check.engine import (Effort, check_unit, search_effort, soundness_block, soundness_finish, soundness_here,
+                                 soundness_plan, theorem_units)
 from verify.check.soundness import Plan, costly_plan
-from verify.check.suite import (
-    load_user_theorems,
-    lookup_with,
-    read_source,
-    write_source,
-)
+from verify.check.suite import load_user_theorems, lookup_with, read_source, write_source
 from verify.check.verdict import Verdict, decide
 from verify.errors import InputError
-from verify.simulate.cluster import (
-    PRELOAD,
-    connect,
-    kill_workers,
-    local_cluster,
-    start_method,
-)
+from verify.simulate.cluster import PRELOAD, connect, kill_workers, local_cluster, start_method
 
 R = TypeVar("R")
 

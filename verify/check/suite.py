@@ -10,7 +10,9 @@ import fnmatch
 import importlib.util
 import io
 import json
+import signal
 import sys
+import threading
 import tokenize
 import traceback
 from pathlib import Path
@@ -54,11 +56,40 @@ def select_or_refuse(records: list[Theorem], pattern: str | None) -> list[Theore
 # ---------------------------------------------------------------------------------------------------
 
 
-def load_user_theorems(path: str) -> list[Theorem]:
+#: the longest a user's file may take to import (seconds; a file that sleeps or loops there is refused)
+IMPORT_SECONDS = 120.0
+
+
+class _TookTooLong(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None):
+    """Raise :class:`_TookTooLong` in this thread after ``seconds`` (the main thread only, where POSIX timers
+    deliver; elsewhere, and with ``None``, no limit)."""
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise _TookTooLong
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def load_user_theorems(path: str, seconds: float | None = IMPORT_SECONDS) -> list[Theorem]:
     """Module-level ``Theorem`` records of a user file, which is imported (its code runs).
 
     Anything the file raises while it runs (any exception, ``sys.exit``, a runaway recursion) is the
-    file's problem, not a crash: :class:`InputError` naming the file and the line.
+    file's problem, not a crash: :class:`InputError` naming the file and the line; so is an import that takes
+    more than ``seconds``.
     """
     file = Path(path)
     if not file.is_file():
@@ -68,10 +99,13 @@ def load_user_theorems(path: str) -> list[Theorem]:
         raise InputError(f"{path}: not a Python file", "file")
     module = importlib.util.module_from_spec(spec)
     try:
-        with contextlib.redirect_stdout(sys.stderr):  # what the file prints never mixes with --json on stdout
+        with _time_limit(seconds), contextlib.redirect_stdout(sys.stderr):  # prints never mix with --json
             spec.loader.exec_module(module)
     except KeyboardInterrupt:
         raise
+    except _TookTooLong:
+        raise InputError(f"{path}: importing the file took more than {seconds:g} s (it sleeps or loops at import?)",
+                         "file") from None
     except SyntaxError as exc:
         where = f"{exc.lineno}" if exc.filename and Path(exc.filename).resolve() == file.resolve() else \
             f"{_line_in(exc, file)}: in {exc.filename}:{exc.lineno}"

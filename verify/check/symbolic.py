@@ -262,8 +262,14 @@ def _numerically_variant(expr: sp.Expr, scaled: sp.Expr, theorem: Theorem, seed:
 
 
 def _scaling_counterexample(theorem: Theorem, seed: int) -> ScalingCounterexample | None:
-    """A parameter point and its rescaled twin where the bound differs (numeric evidence)."""
-    for params in admissible_points(theorem, 12, seed):
+    """A parameter point and its rescaled twin where the bound differs (numeric evidence): at admissible points,
+    then at the first few with each integer parameter swept over a geometric grid (a bound with a threshold, a
+    Min or a switch, differs from its twin only near the threshold)."""
+    points = admissible_points(theorem, 12, seed)
+    integers = [p for p in theorem.parameters if p in VOCABULARY and VOCABULARY[p].domain == "integer"]
+    sweeps = [{**params, name: float(v)} for params in points for name in integers
+              for v in sorted({round(1.15 ** k) for k in range(70)})]
+    for params in points + sweeps:
         c = 3.1
         twin = {k: v * c ** VOCABULARY[k].scale if k in VOCABULARY else v for k, v in params.items()}
         try:

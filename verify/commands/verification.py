@@ -9,11 +9,11 @@ import theorems
 from verify.check.engine import EFFORTS, search_effort
 from verify.check.mutation import MutationScore, TheoremMutation, mutable, mutate, self_test, worst_witness
 from verify.check.parallel import check_file, check_registered
-from verify.check.suite import (baseline_changes, load_user_theorems, read_baseline, run_payload,
+from verify.check.suite import (IMPORT_SECONDS, baseline_changes, load_user_theorems, read_baseline, run_payload,
                                 select_or_refuse)
 from verify.check.verdict import Verdict
-from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit, emit_json,
-                                     execution_of, output_path, positive_int, print_rich, progress, write_json)
+from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit, emit_json, execution_of,
+                                     output_path, positive_int, print_rich, progress, write_json)
 
 STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue", "ill-formed": "magenta"}
 
@@ -120,6 +120,8 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a Python file with module-level Theorem records (it is imported: its code runs)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--examples", type=positive_int, default=None, help="hypothesis examples per theorem")
+    p.add_argument("--import-timeout", type=float, default=IMPORT_SECONDS, metavar="SECONDS",
+                   help=f"the longest the file may take to import (default {IMPORT_SECONDS:g} s)")
     add_seed(p)
     p.add_argument("--profile", default="quick", choices=sorted(EFFORTS), help="how hard to look (default quick)")
     add_execution(p)
@@ -129,7 +131,7 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def check(args: argparse.Namespace) -> int:
-    records = load_user_theorems(args.file)
+    records = load_user_theorems(args.file, args.import_timeout)
     effort = search_effort(args.profile)
     if args.examples is not None:
         effort = replace(effort, examples=args.examples)

@@ -11,12 +11,13 @@ and a previous report (marked by :data:`MARKER`) has only its own files replaced
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import tempfile
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Mapping
 
 import theorems
@@ -123,6 +124,7 @@ def write_report(target: Path, report: dict, svgs: dict[str, str], formulas: dic
     files (anything else in the folder is left alone).  ``extra(folder, report)`` may add files to the
     temporary folder before the move (the screenshots) and returns their relative paths."""
     parent = target.resolve().parent
+    remove_stale_temporaries(parent, target.name)
     try:
         tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}-tmp-"))
     except OSError as exc:
@@ -148,6 +150,21 @@ def write_report(target: Path, report: dict, svgs: dict[str, str], formulas: dic
         raise InputError(f"--out {target}: cannot write: {exc.strerror}", "--out") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+#: a temporary folder of a report older than this (seconds) was left by a killed run
+STALE_SECONDS = 3600
+
+
+def remove_stale_temporaries(parent: Path, name: str) -> None:
+    """Remove the temporary folders a killed ``verify report`` left beside its target (``.NAME-tmp-*``, older
+    than :data:`STALE_SECONDS`: a running report's own is younger)."""
+    import time
+
+    for folder in parent.glob(f".{name}-tmp-*"):
+        with contextlib.suppress(OSError):
+            if folder.is_dir() and not folder.is_symlink() and time.time() - folder.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(folder)
 
 
 def _replace_own_files(target: Path, new: Path, names: list[str]) -> None:
@@ -309,19 +326,19 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
         order = [TheoremJob(t.id, profile_name, seed) for t in sorted(todo, key=_expected_cost)]
         work = order[:jobs] + repro + order[jobs:]
 
-    def done(index: int, _) -> None:
+    def done(index: int, result) -> None:
+        job = work[index]
+        if cache is not None:  # kept as soon as it is done: an interrupted report loses no finished theorem
+            cache.put(keys[job.theorem_id if isinstance(job, TheoremJob) else "reproduction"], result.to_json())
         if progress is not None:
-            progress(work[index].label())
+            progress(job.label())
 
     results = map_jobs(_run, [(job,) for job in work], jobs, done)
     for job, result in zip(work, results):
-        key = keys.get(job.theorem_id if isinstance(job, TheoremJob) else "reproduction")
         if isinstance(job, TheoremJob):
             by_id[job.theorem_id] = result
         else:
             repro_result = result
-        if cache is not None:
-            cache.put(key, result.to_json())
     figures = build.Figures()
     formulas: dict[str, str] = {}
     sections, verdicts = [], []
