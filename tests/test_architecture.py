@@ -38,7 +38,7 @@ LAYER_NAMES = ("errors/validate/logspace", "privacy", "vocabulary/setting/theore
 
 #: third-party packages that are optional (GPU array backends, Opacus for comparisons): a module may
 #: guard their import; every other dependency is imported plainly and fails loudly when missing
-OPTIONAL = frozenset({"torch", "cupy", "opacus"})
+OPTIONAL = frozenset({"torch", "cupy", "opacus", "resource"})  # resource: POSIX only (a platform's, not a package's)
 
 
 def module_name(path: Path) -> str:

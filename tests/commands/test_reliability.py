@@ -215,3 +215,23 @@ def test_a_killed_reports_temporary_folder_is_cleaned_later(tmp_path):
     os.utime(old, (0, 0))
     remove_stale_temporaries(tmp_path, "o")
     assert not old.exists() and young.exists()
+
+
+def test_the_memory_check_reads_the_process_limit():
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2**31, resource.RLIM_INFINITY)); "
+            "from verify.simulate.engine import machine_memory; print(machine_memory() <= 2**31)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "True", out.stderr
+
+
+def test_markup_in_an_id_is_shown_as_written(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(HEAD + "A = record(GOOD, id='u/[bold]x[/bold]')\n")
+    result = _verify("check", str(path), "--examples", "5")
+    assert result.returncode == 0 and "[bold]x[/bold]" in result.stdout.replace("\n", "").replace(" ", "")
+
+
+def test_a_check_of_a_billion_examples_is_refused():
+    result = _verify("check", "tests/check/user_theorems/correct_gd_composition.py", "--examples", "1000000000",
+                     cwd=Path(__file__).resolve().parents[2])
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "at most 100000" in result.stderr

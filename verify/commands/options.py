@@ -209,7 +209,20 @@ def emit_json(payload) -> None:
 
 
 def check_writable(path: str, option: str) -> None:
-    """Fail now (before a long run) when ``path`` cannot be written as :func:`write_json` will write it."""
+    """Fail now (before a long run) when ``path`` cannot be written as :func:`write_json` will write it (a name
+    the system refuses, too long or with a NUL byte, included)."""
+    try:
+        _writable(path, option)
+    except UsageError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{option} {path[:60]!r}: cannot be written: {getattr(exc, 'strerror', None) or exc}",
+                         option) from None
+
+
+def _writable(path: str, option: str) -> None:
+    if "\0" in path:
+        raise UsageError(f"{option} {path[:60]!r}: a file name cannot hold a NUL byte", option)
     target = Path(path)
     if target.is_dir():
         raise UsageError(f"{option} {path}: is a directory", option)

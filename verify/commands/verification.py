@@ -35,7 +35,7 @@ def _table(verdicts: list[Verdict], title: str):
         expected = "yes" if v.as_expected else "[bold red]NO[/]"
         if v.printed_of:
             expected += " (as printed: must be caught)"
-        table.add_row(v.id, f"[{STYLE[v.verdict]}]{v.verdict}[/]", ratio, expected, escape(v.reason))
+        table.add_row(escape(v.id), f"[{STYLE[v.verdict]}]{v.verdict}[/]", ratio, expected, escape(v.reason))
     return table
 
 
@@ -119,7 +119,7 @@ def _mutation_lines(score: MutationScore) -> list[str]:
 def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a Python file with module-level Theorem records (it is imported: its code runs)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    p.add_argument("--examples", type=positive_int, default=None, help="hypothesis examples per theorem")
+    p.add_argument("--examples", type=_examples, default=None, help="hypothesis examples per theorem (at most 100,000)")
     p.add_argument("--import-timeout", type=float, default=IMPORT_SECONDS, metavar="SECONDS",
                    help=f"the longest the file may take to import (default {IMPORT_SECONDS:g} s)")
     add_seed(p)
@@ -128,6 +128,15 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mutate", action="store_true",
                    help="also mutate each verified theorem by rule: mutants an exact instance shows unsound must "
                         "come back violated (the search's self-test on your bound)")
+
+
+def _examples(text: str) -> int:
+    """``--examples``: a positive integer of at most 100,000 (the limit of ``verify.testing.check``: beyond it a
+    check runs for days, with no estimate worth showing)."""
+    value = positive_int(text)
+    if value > 100_000:
+        raise argparse.ArgumentTypeError(f"at most 100000 examples per theorem, got {value}")
+    return value
 
 
 def check(args: argparse.Namespace) -> int:

@@ -192,11 +192,30 @@ def estimate_cost(sim: Simulation, runs: int, block_size: int = BLOCK_SIZE) -> C
 
 
 def machine_memory() -> float:
-    """Physical memory of this machine in bytes (infinite when the system does not say)."""
+    """The memory this process may use, in bytes: the smallest of the machine's physical memory, the process's
+    address-space limit (``ulimit -v``) and its control group's limit (``memory.max``, cgroup v2, or
+    ``memory.limit_in_bytes``, v1); infinite when none of them says."""
+    limits = [math.inf]
     try:
-        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        limits.append(float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")))
     except (ValueError, OSError, AttributeError):
-        return math.inf
+        pass
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft not in (resource.RLIM_INFINITY, -1) and soft > 0:
+            limits.append(float(soft))
+    except (ImportError, ValueError, OSError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = open(path, encoding="ascii").read().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < 2 ** 60:  # "max", or v1's near-2^63 "no limit"
+            limits.append(float(text))
+    return min(limits)
 
 
 def check_resources(sim: Simulation, runs: int, block_size: int = BLOCK_SIZE) -> Cost:
