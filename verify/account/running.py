@@ -71,7 +71,7 @@ from verify.account import stepsizes
 from verify.account.accountant import BEST, account
 from verify.account.composition import PHASE_THEOREMS, Phase, gaussian_mu, schedule_pld
 from verify.account.routes import RUN_KEYS, SHUFFLE_THEOREM, Candidate, DerivedRoutes  # noqa: F401 (re-exported)
-from verify.account.run import BATCHES, DEFAULT_ADJACENCY, Run
+from verify.account.run import BATCHES, CHOICE_KEYS, DEFAULT_ADJACENCY, Run
 from verify.account.schedule import read_schedule
 from verify.account.verdicts import VerdictSource, baseline_path, verdict_source
 from verify.errors import InputError
@@ -137,11 +137,9 @@ def _checked_run(run: dict) -> dict:
             run[name] = validate.positive(name, run[name], where)
     if "m" in run:
         run["m"] = validate.nonnegative("m", run["m"], where)
-    choices = {"loss": ("convex", "strongly_convex", "linear", "any"), "init": ("fixed", "gaussian", "stationary"),
-               "release": ("last", "all")}
-    for name, allowed in choices.items():
-        if name in run and not isinstance(run[name], str):
-            raise InputError(f"{name} must be one of {allowed}, got {run[name]!r}", name, where)
+    for name in ("loss", "init", "release"):  # the run description's own admissible values
+        if name in run:
+            run[name] = validate.choice(name, run[name], CHOICE_KEYS[name], where)
     return run
 
 

@@ -103,8 +103,7 @@ def _value(expr: Any, point: Mapping[str, float], step: Step) -> mpmath.mpf | No
     symbols = symbols_of(step)
     subs = {symbols[k]: sp.Float(v, DIGITS) for k, v in point.items() if k in symbols}
     if expr.atoms(NumericOperator):
-        args = sorted(expr.free_symbols, key=lambda s: s.name)
-        function = sp.lambdify(args, expr, modules=lambdify_modules())
+        args, function = _numeric(expr)
         with np.errstate(all="ignore"):
             return _real(function(*(point[a.name] for a in args)))
     try:
@@ -117,6 +116,14 @@ def _value(expr: Any, point: Mapping[str, float], step: Step) -> mpmath.mpf | No
     if im != 0 and abs(im) > 1e-40 * max(1, abs(re)):
         return None
     return mpmath.mpf(str(re)) if re.is_finite else None
+
+
+@functools.lru_cache(maxsize=64)
+def _numeric(expr: sp.Expr):
+    """(its symbols by name, the double-precision function) of an expression holding a numeric operator: made
+    once, not at every point."""
+    args = sorted(expr.free_symbols, key=lambda s: s.name)
+    return args, sp.lambdify(args, expr, modules=lambdify_modules())
 
 
 def _exact(reference: Exact, point: Mapping[str, float]) -> float:
@@ -275,14 +282,19 @@ def _scale(step: Step, name: str) -> int:
 
 
 def check_step(theorem: Theorem, step: Step, seed: int = 0, count: int = 24) -> StepOutcome:
-    """One step decided in both readings (the printed one at the same points)."""
-    at = points(step, seed, count)
-    corrected = decide(step, step.corrected, at, seed)
-    printed = None if step.printed is None else decide(step, step.printed, at, seed)
-    ratio = _looseness(step, at) if step.loose else None
+    """One step decided in both readings (the printed one at the same points); its replay line names the point
+    where the printed reading fails."""
+    corrected, printed, ratio = _readings(step, points(step, seed, count), seed)
     failing = printed if printed is not None and not printed.holds else None
     return StepOutcome(step.id, step.kind, step.where, step.expected, corrected, printed, ratio,
                        replay_line(theorem.target, step, failing.at if failing is not None else None))
+
+
+def _readings(step: Step, at: list[dict[str, float]], seed: int):
+    """(corrected, printed or None, a loose step's printed/corrected ratio or None), all decided at ``at``."""
+    corrected = decide(step, step.corrected, at, seed)
+    printed = None if step.printed is None else decide(step, step.printed, at, seed)
+    return corrected, printed, (_looseness(step, at) if step.loose else None)
 
 
 def _looseness(step: Step, at: list[dict[str, float]]) -> float | None:
@@ -342,10 +354,9 @@ def replay(theorem: Theorem, step_id: str, values: Mapping[str, float], seed: in
         at = [_complete(step, {k: float(v) for k, v in values.items()})]
     else:
         at = points(step, seed, 24)
-    corrected = decide(step, step.corrected, at, seed)
-    printed = None if step.printed is None else decide(step, step.printed, at, seed)
-    return StepOutcome(step.id, step.kind, step.where, step.expected, corrected, printed,
-                       _looseness(step, at) if step.loose else None, replay_line(theorem.target, step, values or None))
+    corrected, printed, ratio = _readings(step, at, seed)
+    return StepOutcome(step.id, step.kind, step.where, step.expected, corrected, printed, ratio,
+                       replay_line(theorem.target, step, values or None))
 
 
 __all__ = ["check_step", "decide", "points", "proof_obligation", "replay", "replay_line"]

@@ -66,25 +66,27 @@ class Verdict:
     #: when the search compared no instance)
     implied_constant: float | None = None
 
+    def _refutation(self):
+        """The evidence of a failed soundness check (None when soundness did not fail)."""
+        return next((o.data for o in self.obligations if o.name == "soundness" and o.status == "failed"), None)
+
     def shown_ratio(self) -> float | None:
         """The exact/bound a table shows: a violated record's largest-margin counterexample's (the one its reason
         names first), else the largest over the compared instances (``max_ratio``)."""
-        for o in self.obligations:
-            big = getattr(o.data, "largest", None) if o.name == "soundness" and o.status == "failed" else None
-            if big is not None and getattr(big, "bound", None):
-                return big.exact / big.bound
+        big = getattr(self._refutation(), "largest", None)
+        if big is not None and getattr(big, "bound", None):
+            return big.exact / big.bound
         return self.max_ratio
 
     def replay_lines(self) -> list[tuple[str, str]]:
         """The counterexamples of a violated soundness check with the ``verify eval`` lines that replay them,
         the largest margin first (the most persuasive), then the smallest one the search shrank to."""
-        for o in self.obligations:
-            replay = getattr(o.data, "replay", None) if o.name == "soundness" and o.status == "failed" else None
-            if replay:
-                lines = list(dict.fromkeys(reversed(replay)))  # (smallest, largest) in the evidence
-                names = ("largest-margin counterexample", "smallest counterexample")
-                return list(zip(names, lines)) if len(lines) == 2 else [("counterexample", lines[0])]
-        return []
+        replay = getattr(self._refutation(), "replay", None)
+        if not replay:
+            return []
+        lines = list(dict.fromkeys(reversed(replay)))  # (smallest, largest) in the evidence
+        names = ("largest-margin counterexample", "smallest counterexample")
+        return list(zip(names, lines)) if len(lines) == 2 else [("counterexample", lines[0])]
 
     @property
     def as_expected(self) -> bool:

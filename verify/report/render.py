@@ -201,7 +201,7 @@ def violations(report: Mapping) -> list[Block]:
     for v in found:
         expected = "expected: an as-printed record" if v["expected"] else "UNEXPECTED"
         cls = "sound-table" if v["status"].startswith("printed") else "violated"
-        title = Paragraph([_ref(v["id"], report, strong=True), ": ", coloured(v["status"], cls), f" ({expected})"])
+        title = Paragraph([_ref(v["id"], report, bold=True), ": ", coloured(v["status"], cls), f" ({expected})"])
         blocks.append(Group([title, _counterexamples(v)], cls="violation"))
     return blocks
 
@@ -373,10 +373,10 @@ def _computed_by(table: Mapping) -> str:
     return "; ".join(parts)
 
 
-def _ref(theorem_id: str, report: Mapping, strong: bool = False) -> pg.Span:
+def _ref(theorem_id: str, report: Mapping, bold: bool = False) -> pg.Span:
     """A theorem id: a link to its section when the report holds one, else code."""
     if any(s["id"] == theorem_id for s in report["theorems"]):
-        return pg.Span(theorem_id, "strong" if strong else "", href="#thm-" + slug(theorem_id))
+        return pg.Span(theorem_id, "strong" if bold else "", href="#thm-" + slug(theorem_id))
     return code(theorem_id)
 
 
