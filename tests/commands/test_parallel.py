@@ -191,9 +191,9 @@ def test_a_users_file_gives_the_same_verdicts_on_workers_and_travels_as_text(tmp
     elsewhere = str(tmp_path / "absent" / "mine.py")  # not on this machine: the text is written and loaded
     loaded = parallel._user_records(elsewhere, path.read_text() + "\n# another copy\n")
     assert [t.id for t in loaded] == [t.id for t in records]
-    assert parallel._units_job((elsewhere, path.read_text() + "\n# another copy\n"), records[0].id, effort, 0,
-                               ("front",)) == parallel._units_job((str(path), path.read_text()), records[0].id, effort,
-                                                                  0, ("front",))
+    assert parallel._units_job((elsewhere, path.read_text() + "\n# another copy\n", None), records[0].id, effort, 0,
+                               ("front",)) == parallel._units_job((str(path), path.read_text(), None), records[0].id,
+                                                                  effort, 0, ("front",))
     # every search cut into blocks, each a job of its own: the same verdicts
     split = parallel.check_file(str(path), records, effort, seed=0, workers=2, split=True)
     assert [v.to_json() for v in split] == alone

@@ -235,3 +235,68 @@ def test_a_check_of_a_billion_examples_is_refused():
     result = _verify("check", "tests/check/user_theorems/correct_gd_composition.py", "--examples", "1000000000",
                      cwd=Path(__file__).resolve().parents[2])
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "at most 100000" in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------------
+# a bound that never returns: each job of a theorem is limited (verify check --timeout)
+# ---------------------------------------------------------------------------------------------------
+
+SLOW = ("import time\nimport numpy as np\nimport sympy as sp\n"
+        "from verify.privacy.operators import numeric_operator\n"
+        "from verify.theorem import Theorem, Source, Setting, sym\n"
+        "def _slow(x):\n{body}\n    return np.asarray(x, dtype=float)\n"
+        "Slow = numeric_operator('SlowForTest', _slow, ('x',), 'never returns')\n"
+        "A = Theorem(id='u/hangs', title='t', source=Source('u', '1'), notion='gdp', kind='upper',\n"
+        "            setting=Setting(batches='full', loss='linear'),\n"
+        "            bound=Slow(sp.sqrt(sym.T) * sym.Delta / (sym.n * sym.sigma)))\n")
+
+
+@pytest.mark.parametrize("body, workers", [
+    ("    time.sleep(1000)", "1"),  # interrupted by the timer of the process running it
+    ("    sum(range(10**14))", "1"),  # stuck in C: the child running it is stopped
+    ("    while True:\n        pass", "2"),  # a Dask worker's thread: the exception is set on it
+    ("    time.sleep(1000)", "2"),  # a sleep there: the parent sees no job finish and stops the workers
+], ids=["sleep", "stuck-in-C", "loop-on-a-worker", "sleep-on-a-worker"])
+def test_a_bound_that_never_returns_is_stopped_at_the_time_limit(tmp_path, body, workers):
+    path = tmp_path / "hangs.py"
+    path.write_text(SLOW.format(body=body))
+    result = _verify("check", str(path), "--timeout", "1", "--workers", workers)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "checking u/hangs took more than 1 s" in result.stderr and "--timeout" in result.stderr
+
+
+def test_time_limits_nest_and_reach_other_threads():
+    import threading
+    import time
+
+    from verify.check.limits import TookTooLong, time_limit
+
+    with pytest.raises(TookTooLong), time_limit(0.3):
+        with time_limit(5):  # an inner limit keeps the outer one running
+            time.sleep(0.1)
+        time.sleep(5)
+    caught = []
+
+    def loop():
+        try:
+            with time_limit(0.2):
+                while True:
+                    pass
+        except TookTooLong:
+            caught.append(True)
+
+    def races():  # a limit that ends as its code finishes raises nothing in the code after it
+        for _ in range(300):
+            try:
+                with time_limit(1e-4):
+                    sum(range(3000))
+            except TookTooLong:
+                pass
+            sum(range(3000))
+        caught.append("after")
+
+    for target in (loop, races):
+        worker = threading.Thread(target=target)
+        worker.start()
+        worker.join(10)
+    assert caught == [True, "after"]

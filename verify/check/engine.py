@@ -48,6 +48,7 @@ class Effort:
     costly_examples: tuple[int, int] = (6, 3)  # a costly bound's random draws: examples // 6, at least 3
     costly_claim_points: tuple[int, int] = (10, 4)  # ... and claim points: claim_points // 10, at least 4
     step_points: int = 24  # seeded points a proof step is decided at (besides its domain's corners)
+    timeout: float = 300.0  # seconds one job of a user's theorem may run (verify check --timeout)
 
     def budget(self, examples: int | None = None) -> Budget:
         """The soundness search's budget (``examples``: its random draws, default the profile's)."""
@@ -62,7 +63,7 @@ EFFORTS = {
                      guided=16, starts=2, costly_corners=4, corners=64, random_blocks=2),
     "full": Effort("full", examples=200, claim_points=200, approximation_points=40, audit_runs=400_000,
                     guided=400, starts=4, costly_corners=40, boundary=200, costly_boundary=16, boundary_starts=8,
-                    random_blocks=8, step_points=200),
+                    random_blocks=8, step_points=200, timeout=3600.0),
 }
 
 

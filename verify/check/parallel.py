@@ -35,12 +35,14 @@ import logging
 import os
 import signal
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, TypeVar
 
 import theorems
 from verify.cache import digest_sources
+from verify.check.limits import TookTooLong, grace, time_limit
 from verify.check.engine import (Effort, check_unit, search_effort, soundness_block, soundness_finish, soundness_here,
                                  soundness_plan, theorem_units)
 from verify.check.soundness import Plan, costly_plan
@@ -116,14 +118,19 @@ class Execution:
                         None if done is None else lambda index, result: done(index, result) and [])
 
     def run(self, tasks: Sequence[tuple[Callable, tuple]],
-            done: Callable[[int, object], list | None] | None = None) -> list:
+            done: Callable[[int, object], list | None] | None = None, limit: float | None = None) -> list:
         """The results of ``tasks`` (``(function, args)``), in the order of the tasks.
 
         ``done(index, result)`` is called as each task finishes and may return more tasks, appended to the
         list; their arguments may name an earlier task's result by :class:`After` (on a cluster, its future:
         the task starts as soon as those are done, wherever they ran; follow-up tasks are started before
-        the tasks given at first that have not started yet)."""
+        the tasks given at first that have not started yet).  ``limit``: the seconds a task may run (the
+        tasks limit themselves, :mod:`verify.check.limits`); on a cluster, when no task finishes for longer
+        than that and its grace, the ones running are stuck where no exception reaches them: the workers
+        are stopped and :class:`JobsStuck` names them."""
         tasks = list(tasks)
+        if not self.distributed and limit:
+            return _run_apart(tasks, done, limit)
         if not self.distributed or (self.scheduler is None and len(tasks) <= 1 and self._client is None):
             results: list = []
             while len(results) < len(tasks):
@@ -151,9 +158,14 @@ class Execution:
         index_of = {future.key: i for i, future in enumerate(futures)}
         out: dict[int, object] = {}
         try:
-            pending = set(futures)
+            pending, last = set(futures), time.monotonic()
             while pending:
                 finished = _wait_some(pending)
+                if finished:
+                    last = time.monotonic()
+                elif limit and time.monotonic() - last > limit + grace(limit):
+                    keys = {str(key) for running in client.processing().values() for key in running}
+                    raise JobsStuck(sorted(index_of[f.key] for f in pending if str(f.key) in keys))
                 pending -= finished
                 for future in sorted(finished, key=lambda f: index_of[f.key]):
                     index = index_of[future.key]
@@ -195,6 +207,65 @@ class Execution:
                 kill_workers(cluster, restart=False)
             with contextlib.suppress(Exception):
                 cluster.close(timeout=1 if fast else 10)
+
+
+class JobsStuck(Exception):
+    """Tasks of :meth:`Execution.run` (``args[0]``: their indices) that ran past the limit where no exception
+    reached them (a sleep, a call into C)."""
+
+
+class TimedOut(Exception):
+    """Jobs of a user's theorems (``args``: their ids) that ran past the file's time limit.  An ``Exception``
+    where :class:`~verify.check.limits.TookTooLong` is not: it crosses Dask as a task's error."""
+
+
+def _run_apart(tasks: list, done: Callable | None, limit: float) -> list:
+    """:meth:`Execution.run` for one worker, with a time limit: the tasks run one after the other in a child
+    process (forked: it has the parent's imports), which is stopped when a task does not come back within the
+    limit and its grace (stuck where no exception reaches it, in a sleep or a call into C)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context(start_method())
+    ours, theirs = context.Pipe()
+    child = context.Process(target=_serve, args=(theirs,), daemon=True)
+    child.start()
+    theirs.close()
+    results: list = []
+    try:
+        while len(results) < len(tasks):
+            function, args = tasks[len(results)]
+            ours.send((function, tuple(results[a.index] if isinstance(a, After) else a for a in args)))
+            if not ours.poll(limit + grace(limit)):
+                raise JobsStuck([len(results)])
+            ok, value = ours.recv()
+            if not ok:
+                raise value
+            results.append(value)
+            tasks += (done(len(results) - 1, value) or []) if done is not None else []
+        return results
+    finally:
+        child.kill()
+        child.join()
+        ours.close()
+
+
+def _serve(connection) -> None:
+    """The child of :func:`_run_apart`: run each task received, send back ``(True, result)`` or ``(False,
+    exception)``.  Ctrl-C is the parent's to act on (it stops this process)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            function, args = connection.recv()
+        except EOFError:  # the parent is gone
+            return
+        try:
+            answer = (True, function(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+            answer = (False, exc)
+        try:
+            connection.send(answer)
+        except Exception as exc:  # noqa: BLE001 - an exception that cannot be pickled: its words
+            connection.send((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
 class After:
@@ -314,8 +385,19 @@ def _theorem(source: tuple | None, theorem_id: str):
     (:func:`~verify.check.domain.search_coordinates`, :func:`~verify.check.domain.canonical_points`)."""
     if source is None:
         return theorems.get(theorem_id), theorems.get
-    records = _user_records(*source)
+    records = _user_records(*source[:2])
     return {t.id: t for t in records}[theorem_id], lookup_with(records)
+
+
+@contextlib.contextmanager
+def _limited(source: tuple | None, theorem_id: str) -> Iterator[None]:
+    """A job of a user's theorem within the file's time limit (``source[2]`` seconds;
+    past it: :class:`TimedOut`).  The registry's jobs (``source`` None) have no limit."""
+    try:
+        with time_limit(None if source is None else source[2]):
+            yield
+    except TookTooLong:
+        raise TimedOut(theorem_id) from None
 
 
 def _units_job(source: tuple | None, theorem_id: str, effort: Effort, seed: int, units: tuple[str, ...],
@@ -323,6 +405,12 @@ def _units_job(source: tuple | None, theorem_id: str, effort: Effort, seed: int,
     """Work units of one theorem, one after the other in this process: the obligations of each, and the plan
     of its soundness search when that search is left to blocks run apart (``apart``: ``"costly"``, a search
     on a costly reference, :func:`~verify.check.soundness.costly_plan`; ``"all"``; ``"none"``)."""
+    with _limited(source, theorem_id):
+        return _units(source, theorem_id, effort, seed, units, apart)
+
+
+def _units(source: tuple | None, theorem_id: str, effort: Effort, seed: int, units: tuple[str, ...],
+           apart: str) -> tuple[dict[str, list], Plan | None]:
     theorem, lookup = _theorem(source, theorem_id)
     out, planned = {}, None
     for unit in units:
@@ -340,12 +428,14 @@ def _units_job(source: tuple | None, theorem_id: str, effort: Effort, seed: int,
 
 def _block_job(source: tuple | None, theorem_id: str, planned: Plan, index: int):
     """One block of a theorem's soundness search (its record, or an internal error's obligation)."""
-    return soundness_block(_theorem(source, theorem_id)[0], planned, index)
+    with _limited(source, theorem_id):
+        return soundness_block(_theorem(source, theorem_id)[0], planned, index)
 
 
 def _finish_job(source: tuple | None, theorem_id: str, planned: Plan, *outcomes) -> list:
     """The soundness and tightness obligations from the blocks' outcomes (in block order)."""
-    return soundness_finish(_theorem(source, theorem_id)[0], planned, list(outcomes))
+    with _limited(source, theorem_id):
+        return soundness_finish(_theorem(source, theorem_id)[0], planned, list(outcomes))
 
 
 def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: int = 1,
@@ -411,7 +501,11 @@ def _in_units(source: tuple | None, records: list, effort: Effort, seed: int, wo
             apart = "costly" if here.distributed and here.width() > len(records) else "none"
         if apart != "none" and here.distributed:
             here.client()  # one theorem's blocks go to the cluster too
-        here.run([(function, (*args, apart)) for function, args in tasks], done)
+        try:
+            here.run([(function, (*args, apart)) for function, args in tasks], done,
+                     limit=None if source is None else source[2])
+        except JobsStuck as exc:
+            raise TimedOut(*sorted({owner[i] for i in exc.args[0]})) from None
 
     if _current is not None:
         run(_current)
@@ -461,14 +555,21 @@ def _user_records(path: str, text: str) -> list:
 
 def check_file(path: str, records: list, effort, seed: int = 0, workers: int = 1,
                progress: Callable[[str], None] | None = None, scheduler: str | None = None,
-               split: bool = False, blocks: str = "auto") -> list[Verdict]:
+               split: bool = False, blocks: str = "auto", seconds: float | None = None) -> list[Verdict]:
     """``verify check``: the theorems ``records`` of the user's file ``path``, like
-    :func:`check_registered`; the verdicts come back in the order of ``records``."""
+    :func:`check_registered`; the verdicts come back in the order of ``records``.  ``seconds``: the longest
+    one job of a theorem may run (its check, or one block of its search; ``None``: no limit); past it,
+    ``InputError`` names the theorem."""
     text = read_source(path)
     # this process (and a worker forked from it) uses the records already loaded: the file runs once
     _remember(hashlib.sha256(text.encode()).hexdigest(), list(records))
-    return _in_units((path, text), list(records), effort, seed, workers, progress, scheduler, split, blocks)
+    try:
+        return _in_units((path, text, seconds), list(records), effort, seed, workers, progress, scheduler, split,
+                         blocks)
+    except TimedOut as exc:
+        raise InputError(f"{path}: checking {', '.join(map(str, exc.args))} took more than {seconds:g} s (does "
+                         f"its bound sleep or loop? --timeout sets the limit)", "--timeout") from None
 
 
-__all__ = ["After", "Execution", "PRELOAD", "check_file", "check_registered", "code_fingerprint", "default_workers",
-           "execution", "map_jobs", "start_method"]
+__all__ = ["After", "Execution", "JobsStuck", "PRELOAD", "TimedOut", "check_file", "check_registered",
+           "code_fingerprint", "default_workers", "execution", "map_jobs", "start_method"]

@@ -10,9 +10,7 @@ import fnmatch
 import importlib.util
 import io
 import json
-import signal
 import sys
-import threading
 import tokenize
 import traceback
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Callable
 
 import theorems
 from verify.check.engine import compare_baseline, summary
+from verify.check.limits import TookTooLong, time_limit
 from verify.check.verdict import Verdict
 from verify.errors import InputError
 from verify.theorem import Theorem, theorems_in
@@ -60,30 +59,6 @@ def select_or_refuse(records: list[Theorem], pattern: str | None) -> list[Theore
 IMPORT_SECONDS = 120.0
 
 
-class _TookTooLong(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float | None):
-    """Raise :class:`_TookTooLong` in this thread after ``seconds`` (the main thread only, where POSIX timers
-    deliver; elsewhere, and with ``None``, no limit)."""
-    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expire(signum, frame):
-        raise _TookTooLong
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def load_user_theorems(path: str, seconds: float | None = IMPORT_SECONDS) -> list[Theorem]:
     """Module-level ``Theorem`` records of a user file, which is imported (its code runs).
 
@@ -99,11 +74,11 @@ def load_user_theorems(path: str, seconds: float | None = IMPORT_SECONDS) -> lis
         raise InputError(f"{path}: not a Python file", "file")
     module = importlib.util.module_from_spec(spec)
     try:
-        with _time_limit(seconds), contextlib.redirect_stdout(sys.stderr):  # prints never mix with --json
+        with time_limit(seconds), contextlib.redirect_stdout(sys.stderr):  # prints never mix with --json
             spec.loader.exec_module(module)
     except KeyboardInterrupt:
         raise
-    except _TookTooLong:
+    except TookTooLong:
         raise InputError(f"{path}: importing the file took more than {seconds:g} s (it sleeps or loops at import?)",
                          "file") from None
     except SyntaxError as exc:

@@ -7,13 +7,15 @@ from dataclasses import replace
 
 import theorems
 from verify.check.engine import EFFORTS, search_effort
+from verify.check.limits import TookTooLong, time_limit
 from verify.check.mutation import MutationScore, TheoremMutation, mutable, mutate, self_test, worst_witness
 from verify.check.parallel import check_file, check_registered
 from verify.check.suite import (IMPORT_SECONDS, baseline_changes, load_user_theorems, read_baseline, run_payload,
                                 select_or_refuse)
 from verify.check.verdict import Verdict
 from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit, emit_json, execution_of,
-                                     output_path, positive_int, print_rich, progress, write_json)
+                                     output_path, positive_float, positive_int, print_rich, progress, write_json)
+from verify.errors import InputError
 
 STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue", "ill-formed": "magenta"}
 
@@ -120,8 +122,12 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a Python file with module-level Theorem records (it is imported: its code runs)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--examples", type=_examples, default=None, help="hypothesis examples per theorem (at most 100,000)")
-    p.add_argument("--import-timeout", type=float, default=IMPORT_SECONDS, metavar="SECONDS",
+    p.add_argument("--import-timeout", type=positive_float, default=IMPORT_SECONDS, metavar="SECONDS",
                    help=f"the longest the file may take to import (default {IMPORT_SECONDS:g} s)")
+    p.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="the longest one theorem's check may run (each job of it: its obligations, or one block "
+                        "of its search; default " + ", ".join(f"{e.timeout:g} s ({e.name})" for e in EFFORTS.values())
+                        + ")")
     add_seed(p)
     p.add_argument("--profile", default="quick", choices=sorted(EFFORTS), help="how hard to look (default quick)")
     add_execution(p)
@@ -145,14 +151,15 @@ def check(args: argparse.Namespace) -> int:
     if args.examples is not None:
         effort = replace(effort, examples=args.examples)
     with execution_of(args) as where, progress(len(records), "checked") as step:
-        verdicts = check_file(args.file, records, effort, args.seed, where.workers, progress=step)
+        verdicts = check_file(args.file, records, effort, args.seed, where.workers, progress=step,
+                              seconds=args.timeout or effort.timeout)
     mutations: dict[str, TheoremMutation] = {}
     if args.mutate:
         by_id = {t.id: t for t in records}
         chosen = [v for v in verdicts if mutable(by_id[v.id], v, "full")]
         with progress(len(chosen), "mutated") as step:
             for v in chosen:
-                mutations[v.id] = mutate(by_id[v.id], worst_witness(v), v.max_ratio, effort, args.seed)
+                mutations[v.id] = _mutant(args.file, by_id[v.id], v, effort, args.seed, args.timeout or effort.timeout)
                 step(v.id)
     if args.json:  # a list, as it always was; each entry the schema of a verify run --json theorem, whole
         emit_json([v.to_json() | ({"mutation": mutations[v.id].to_json()} if v.id in mutations else {})
@@ -170,6 +177,14 @@ def check(args: argparse.Namespace) -> int:
     return 1 if any(v.verdict in ("violated", "ill-formed") for v in verdicts) else 0
 
 
+def _mutant(path: str, theorem, verdict: Verdict, effort, seed: int, seconds: float) -> TheoremMutation:
+    """The mutation self-test on one theorem of the user's file, within the file's time limit."""
+    try:
+        with time_limit(seconds):
+            return mutate(theorem, worst_witness(verdict), verdict.max_ratio, effort, seed)
+    except TookTooLong:
+        raise InputError(f"{path}: mutating {theorem.id} took more than {seconds:g} s (--timeout sets the limit)",
+                         "--timeout") from None
 
 
 __all__ = ["add_check_arguments", "add_run_arguments", "check", "run"]
