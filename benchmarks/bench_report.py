@@ -1,12 +1,18 @@
 """Benchmark: ``verify report`` cold and warm (incremental), CPU and wall time, and report size.
 
     python benchmarks/bench_report.py [--profile quick] [--only PATTERN] [--jobs N]
+    python benchmarks/bench_report.py --shared [--only PATTERN]
 
 Runs the command twice (in a subprocess, like a user would) into a temporary directory with a fresh result
 cache: cold (everything computed and cached), then warm (nothing changed: every result read back).  Prints
 the wall and CPU time of each, the warm CPU against a 30 s target, whether the two
 ``report.json`` are byte-identical, and the size of each output.  Ratios are measured in this one run;
 nothing is asserted.
+
+``--shared`` (the setting the README quotes, recorded by ``benchmarks/figures.py`` for the whole registry):
+with one worker each, the CPU seconds of a cold report (an empty cache), of ``verify run`` into a fresh cache,
+and of the report after that run with the same cache (the run's verdicts and mutation self-test read back:
+no theorem is checked again); the two reports' ``report.json`` must be byte-identical.
 """
 
 from __future__ import annotations
@@ -45,9 +51,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--split", action="store_true",
                         help="instead: time, in this process, the engine's check vs the report's own work per theorem")
+    parser.add_argument("--shared", action="store_true",
+                        help="instead: a cold report, then verify run and a report sharing its cache (one worker)")
     args = parser.parse_args()
     if args.split:
         split(args)
+        return
+    if args.shared:
+        shared(args)
         return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report"
@@ -75,6 +86,44 @@ def main() -> None:
         print(f"  {name:<18} {size / 1024:8.1f} KiB")
     print(f"  figures/*.svg      {fig_bytes / 1024:8.1f} KiB in {len(figures)} files")
     print(f"  html / json size ratio {sizes['report.html'] / sizes['report.json']:.2f}")
+
+
+def shared(args) -> None:
+    """CPU seconds of a cold report, of ``verify run`` into a fresh cache, and of the report after it."""
+    from figures import child_cpu, record
+
+    common = ["--profile", args.profile, "--seed", str(args.seed), "--workers", "1"]
+    common += ["--only", args.only] if args.only else []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+
+        def timed(name: str, *argv: str) -> float:
+            cpu, wall, done = child_cpu([sys.executable, "-m", "verify", *argv, *common])
+            if done.returncode not in (0, 1):
+                raise SystemExit(f"verify {argv[0]} failed ({done.returncode}): {done.stderr.strip()[-300:]}")
+            print(f"  {name:<34} {cpu:7.1f} s CPU {wall:7.1f} s wall")
+            return cpu
+
+        print(f"verify report and verify run, --profile {args.profile} --workers 1"
+              + (f" --only {args.only}" if args.only else ""))
+        cold = timed("report, cold (empty cache)", "report", "--out", str(folder / "cold"),
+                     "--cache", str(folder / "empty"))
+        run = timed("run, into a fresh cache", "run", "--cache", str(folder / "shared"))
+        after = timed("report after the run (same cache)", "report", "--out", str(folder / "after"),
+                      "--cache", str(folder / "shared"))
+        identical = (folder / "cold" / "report.json").read_bytes() == (folder / "after" / "report.json").read_bytes()
+    print(f"  report.json {'byte-identical' if identical else 'DIFFERS'}; run + report {run + after:.1f} s CPU "
+          f"against {run + cold:.1f} s with nothing shared")
+    if not identical:
+        raise SystemExit("the report after the run differs from the cold report")
+    if args.profile == "quick" and not args.only:
+        record("bench_report", "shared",
+               "verify report --workers 1 cold (empty cache); verify run --workers 1 into a fresh cache, then verify "
+               "report --workers 1 with that cache (quick profile, seed 0)",
+               f"`benchmarks/bench_report.py --shared`: {cold:.0f} s CPU for a cold report with one worker, "
+               f"{after:.0f} s for the report after a `verify run` that shared its cache",
+               {"cold_report_cpu_seconds": round(cold, 1), "run_cpu_seconds": round(run, 1),
+                "report_after_run_cpu_seconds": round(after, 1)})
 
 
 def split(args) -> None:

@@ -262,10 +262,11 @@ class ResultCache:
     def _path(self, key: str) -> Path:
         return self.folder / f"{key}.json"
 
-    def get(self, key: str) -> Any | None:
+    def get(self, key: str, counted: bool = True) -> Any | None:
         """The value stored under ``key``, or None (a miss): an entry that cannot be read, is not of the shape
         :meth:`put` writes, or whose digest does not match its content and key (edited by hand, truncated,
-        copied under another key) is a miss, never a result."""
+        copied under another key) is a miss, never a result.  ``counted=False``: a look-up the caller counts
+        itself (not in :attr:`hits` and :attr:`misses`)."""
         try:
             with open(self._path(key), encoding="utf-8") as f:
                 entry = json.load(f)
@@ -275,9 +276,9 @@ class ResultCache:
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
             ok = False
         if not ok:
-            self.misses += 1
+            self.misses += counted
             return None
-        self.hits += 1
+        self.hits += counted
         return value
 
     def put(self, key: str, value: Any) -> None:

@@ -27,10 +27,12 @@ def test_schedule_curve_agrees_with_dp_accountings_accountant():
     assert mine == pytest.approx(reference.get_epsilon(1e-5), rel=1e-6)
 
 
-def test_extrapolation_recovers_a_power_law():
-    E, k, p = 0.8, 37.0, 1.9
-    hs = (2e-3, 1e-3, 5e-4)
-    assert _extrapolated(hs, [E + k * h**p for h in hs], 1e-4) == pytest.approx(E + k * 1e-4**p, rel=1e-10)
+def test_extrapolation_recovers_a_second_order_grid_error():
+    """Richardson's extrapolation is exact for an error ``k h^2`` (the connect-the-dots PLD's order)."""
+    E, k = 0.8, 37.0
+    hs = (1e-3, 5e-4)
+    assert _extrapolated(hs, [E + k * h**2 for h in hs], 1e-4) == pytest.approx(E + k * 1e-4**2, rel=1e-12)
+    assert _extrapolated(hs, [E + k * h**2 for h in hs], 0.0) == pytest.approx(E, rel=1e-12)
 
 
 def test_calibration_needs_one_fine_composition_and_never_overshoots():

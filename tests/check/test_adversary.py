@@ -8,6 +8,7 @@ one.  The wrong bounds the engine still verifies live in ``user_theorems/adversa
 unsoundness is asserted here, never their verdict.
 """
 
+import functools
 from pathlib import Path
 
 import mpmath as mp
@@ -132,13 +133,31 @@ ABOVE_EXACT = {
 
 
 def _records(names):
-    return {t.id: t for name in names for t in load_user_theorems(str(USER / name))}
+    return {t.id: t for name in names for t in _load(name)}
+
+
+@functools.cache
+def _load(name):
+    """The records of one file, imported once for every test that reads them."""
+    return tuple(load_user_theorems(str(USER / name)))
+
+
+class _Verdicts(dict):
+    """Each record of the checked files run once through the engine (quick profile, seed 0), when a test
+    first asks for it (the cost falls on that test, not all of it on the first)."""
+
+    def __init__(self, records):
+        super().__init__()
+        self.records = records
+
+    def __missing__(self, theorem_id):
+        self[theorem_id] = check(self.records[theorem_id], max_examples=20, seed=0)
+        return self[theorem_id]
 
 
 @pytest.fixture(scope="module")
 def verdicts():
-    """Each record of the checked files run once through the engine (quick profile, seed 0)."""
-    return {i: check(t, max_examples=20, seed=0) for i, t in _records(CHECKED).items()}
+    return _Verdicts(_records(CHECKED))
 
 
 def test_every_record_has_an_expectation():

@@ -10,15 +10,13 @@ search."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
+import pytest
 import sympy as sp
 
 import theorems
+from tests.sweeps import sweep
 from verify.check import soundness as soundness_module
 from verify.check.engine import search_effort
 from verify.check.soundness import (
@@ -34,7 +32,6 @@ from verify.check.soundness import (
 from verify.setting import Setting
 from verify.theorem import Source, Theorem, sym
 
-ROOT = Path(__file__).resolve().parents[2]
 # the whole registry, as verify run loads it: its paper modules add the variables the search draws
 theorems.all()
 QUICK = search_effort("quick").budget()
@@ -137,18 +134,25 @@ def test_finish_refuses_records_missing_without_a_violation():
         raise AssertionError("finish accepted no records")
 
 
-def test_verify_run_gives_the_same_json_on_two_workers_as_in_one_process(tmp_path):
-    # numeric operators (PLD compositions): one theorem, more workers than theorems: its search is cut into
-    # blocks that run on both workers; three theorems on two workers: a theorem per job
-    for only, count in (("baselines/moments-accountant/rdp", 1), ("baselines/moments-accountant/*", 3)):
-        out = {}
-        for workers in (1, 2):
-            path = tmp_path / f"run{workers}.json"
-            proc = subprocess.run([sys.executable, "-m", "verify", "run", "--only", only, "--no-mutation",
-                                   "--workers", str(workers), "--json", str(path)],
-                                  cwd=ROOT, capture_output=True, text=True, timeout=600,
-                                  env={**os.environ, "COLUMNS": "200"})
-            assert proc.returncode == 0, proc.stderr
-            out[workers] = path.read_text()
-        assert out[1] == out[2]
-        assert len(json.loads(out[1])["theorems"]) == count
+@pytest.mark.sweep
+@pytest.mark.parametrize("only, count", sweep([("baselines/moments-accountant/rdp", 1),
+                                               ("baselines/moments-accountant/*", 3)],
+                                              keep=[("baselines/moments-accountant/rdp", 1)]))
+def test_verify_run_gives_the_same_json_on_two_workers_as_in_one_process(tmp_path, monkeypatch, verify_cli, only,
+                                                                           count):
+    """Numeric operators (PLD compositions) through the command.  Kept in the suite: one theorem, more workers
+    than theorems: its search is cut into blocks that run on both workers (the path of this file).  The sweep
+    adds three theorems on two workers, a theorem per job (also checked, in process, by
+    tests/commands/test_parallel.py::test_verdicts_do_not_depend_on_the_number_of_workers).
+
+    Each run in a folder of its own: a result cache kept in the current folder is never shared between them."""
+    out = {}
+    for workers in (1, 2):
+        here = tmp_path / f"w{workers}"
+        here.mkdir()
+        monkeypatch.chdir(here)
+        result = verify_cli("run", "--only", only, "--no-mutation", "--workers", str(workers), "--json", "run.json")
+        assert result.returncode == 0, result.stderr
+        out[workers] = (here / "run.json").read_text()
+    assert out[1] == out[2]
+    assert len(json.loads(out[1])["theorems"]) == count

@@ -184,11 +184,14 @@ def test_mutants_do_not_depend_on_string_hashes():
     import subprocess
     import sys
 
-    script = ("import theorems\nfrom verify.check.mutation import mutants, rule_of\n"
+    # the paper's module alone (its records are the registry's): a fresh process imports no other paper
+    script = ("from theorems import bok2024\nfrom verify.check.mutation import mutants, rule_of\n"
+              "from verify.theorem import theorems_in\n"
+              "records = {t.id: t for t in theorems_in(vars(bok2024))}\n"
               "for tid in ('bok2024/tables10-12', 'bok2024/thm4.2', 'bok2024/prop5.1'):\n"
-              "    print(tid, [(rule_of(m), str(m.bound)) for m in mutants(theorems.get(tid), max_ratio=1.0)])\n")
+              "    print(tid, [(rule_of(m), str(m.bound)) for m in mutants(records[tid], max_ratio=1.0)])\n")
     outputs = set()
-    for seed in ("1", "2", "7"):  # 1 and 7 gave two orders before the arguments were sorted
+    for seed in ("1", "7"):  # 1 and 7 gave two orders before the arguments were sorted (a process each: 2 s)
         env = dict(os.environ, PYTHONHASHSEED=seed)
         run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
         outputs.add(run.stdout)

@@ -3,8 +3,7 @@ notation only; every step reads as its record says; a wrong step is caught; a re
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import functools
 
 import numpy as np
 import pytest
@@ -40,9 +39,16 @@ def test_every_erratum_has_a_check_or_is_notation_only():
     assert all(len(e.notation) > 40 for _, e in _errata() if e.notation)  # says why
 
 
+@functools.cache
+def _proof(theorem_id: str) -> Obligation:
+    """The proof obligation of a record (seed 0, 12 points per step), computed once for the two tests below (a
+    step's exact side can be a grid density evolution: seconds)."""
+    return proof_obligation(theorems.get(theorem_id), seed=0, count=12)
+
+
 @pytest.mark.parametrize("theorem", WITH_STEPS, ids=[t.id for t in WITH_STEPS])
 def test_every_step_reads_as_its_record_says(theorem):
-    o = proof_obligation(theorem, seed=0, count=12)
+    o = _proof(theorem.id)
     assert o.status == "passed", o.detail
     linked = {e.step for e in theorem.errata if e.step}
     for s in o.data.steps:
@@ -57,7 +63,7 @@ def test_every_step_reads_as_its_record_says(theorem):
 
 @pytest.mark.parametrize("theorem", WITH_STEPS, ids=[t.id for t in WITH_STEPS])
 def test_the_replay_line_reproduces_the_failing_reading(theorem):
-    for s in proof_obligation(theorem, seed=0, count=6).data.steps:
+    for s in _proof(theorem.id).data.steps:
         if s.expected != "fails":
             continue
         words = dict(w.split("=", 1) for w in s.replay.split(" --step ", 1)[1].split()[1:])
@@ -121,12 +127,8 @@ def test_an_erratum_naming_a_missing_step_is_refused():
 # ---------------------------------------------------------------------------------------------------
 
 
-def _verify(*argv):
-    return subprocess.run([sys.executable, "-m", "verify", *argv], capture_output=True, text=True, timeout=300)
-
-
-def test_eval_step_replays_an_erratum_and_exits_1():
-    result = _verify("eval", "altschuler2022/thm4.1", "--step", "normal-tail")
+def test_eval_step_replays_an_erratum_and_exits_1(verify_cli):
+    result = verify_cli("eval", "altschuler2022/thm4.1", "--step", "normal-tail")
     assert result.returncode == 1, result.stderr
     assert "FAILS: 0.9992173 == 0.999993 is false" in result.stdout and "as the record says" in result.stdout
 
@@ -136,6 +138,6 @@ def test_eval_step_replays_an_erratum_and_exits_1():
     (["eval", "altschuler2022/eq3.7", "--step", "step-3a-bias", "eta=0.5"], "missing L"),
     (["eval", "altschuler2022/eq3.7", "--step", "step-3a-bias", "zz=1"], "'zz' is not one of them"),
 ])
-def test_eval_step_bad_input_is_one_line_exit_2(argv, message):
-    result = _verify(*argv)
+def test_eval_step_bad_input_is_one_line_exit_2(argv, message, verify_cli):
+    result = verify_cli(*argv)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr

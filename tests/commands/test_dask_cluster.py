@@ -29,7 +29,7 @@ CHEAP = "baselines/gaussian-mechanism/*"
 @pytest.fixture(scope="module")
 def serial(tmp_path_factory) -> bytes:
     out = tmp_path_factory.mktemp("serial") / "run.json"
-    assert main(["run", "--only", CHEAP, "--workers", "1", "--json", str(out)]) == 0
+    assert main(["run", "--only", CHEAP, "--workers", "1", "--no-cache", "--json", str(out)]) == 0
     return out.read_bytes()
 
 
@@ -83,7 +83,7 @@ def _suppress_gone():
 def test_run_on_an_existing_cluster_gives_the_json_of_one_process(scheduler, serial, tmp_path):
     assert scheduler.startswith("tcp://127.0.0.1:")
     out = tmp_path / "cluster.json"
-    assert main(["run", "--only", CHEAP, "--scheduler", scheduler, "--json", str(out)]) == 0
+    assert main(["run", "--only", CHEAP, "--scheduler", scheduler, "--no-cache", "--json", str(out)]) == 0
     assert out.read_bytes() == serial
     # the work went to the cluster's workers, not to this process
     with distributed.Client(scheduler, timeout=30) as client:
@@ -101,7 +101,8 @@ def test_ctrl_c_cancels_the_clusters_futures_within_2_seconds(scheduler):
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
-    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "--scheduler", scheduler, "--only", "baselines/*"],
+    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "--scheduler", scheduler, "--only", "baselines/*",
+                             "--no-cache"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=terminal_sigint)
     try:
@@ -155,7 +156,7 @@ def test_a_worker_killed_mid_run_changes_nothing(serial, tmp_path):
     out = tmp_path / "killed.json"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(parallel.Execution, "client", client_then_killer)
-        assert main(["run", "--only", CHEAP, "--workers", "2", "--json", str(out)]) == 0
+        assert main(["run", "--only", CHEAP, "--workers", "2", "--no-cache", "--json", str(out)]) == 0
     assert killed.get("pid"), "no worker was killed"
     assert killed.get("replaced"), "the killed worker was not replaced during the run"
     assert out.read_bytes() == serial

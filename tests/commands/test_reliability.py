@@ -1,6 +1,10 @@
 """Nothing of the user's is lost, a link is written through, not replaced: the output paths of ``verify report``
 and ``--json`` as an adversary would set them up (each case: exit status 2 with one line naming the problem,
-or the output where the user pointed, and the user's files as they were)."""
+or the output where the user pointed, and the user's files as they were).
+
+The commands run in this process (the ``verify_cli`` fixture: ``verify.commands.main``, a second of registry
+start-up saved per call; a bound that never returns runs in the child or the workers the command forks from
+it, which it stops); the memory check reads the limit of a process started with one."""
 
 from __future__ import annotations
 
@@ -13,11 +17,6 @@ from pathlib import Path
 import pytest
 
 CHEAP = "baselines/gaussian-mechanism/gdp"
-
-
-def _verify(*argv, cwd=None):
-    return subprocess.run([sys.executable, "-m", "verify", *argv], capture_output=True, text=True, timeout=600,
-                          cwd=cwd)
 
 
 def _folder_with_figure(tmp: Path) -> Path:
@@ -51,20 +50,20 @@ def _figures_linked_outside(tmp: Path) -> Path:
     (_folder_with_report_md, "not a previous report"),
     (_figures_linked_outside, "symbolic link"),
 ], ids=["unmarked-figures", "unmarked-report-md", "figures-link"])
-def test_report_never_touches_a_folder_it_does_not_own(tmp_path, setup, message):
+def test_report_never_touches_a_folder_it_does_not_own(tmp_path, setup, message, verify_cli):
     out = setup(tmp_path)
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    result = _verify("report", "--out", str(out), "--only", CHEAP, "--no-cache")
+    result = verify_cli("report", "--out", str(out), "--only", CHEAP, "--no-cache")
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
 
-def test_json_through_a_link_reaches_its_target(tmp_path):
+def test_json_through_a_link_reaches_its_target(tmp_path, verify_cli):
     target = tmp_path / "results.json"
     target.write_text("old")
     link = tmp_path / "latest.json"
     link.symlink_to(target)
-    result = _verify("run", "--only", CHEAP, "--workers", "1", "--no-mutation", "--json", str(link))
+    result = verify_cli("run", "--only", CHEAP, "--workers", "1", "--no-mutation", "--json", str(link))
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(target)
     assert json.loads(target.read_text())["theorems"][0]["id"] == CHEAP
@@ -86,10 +85,10 @@ HEAD = ("import sympy as sp\nfrom verify.theorem import Theorem, Source, Setting
     ("A = record(GOOD, id=12345)", "id must be a non-empty string"),
     ("A = record(GOOD)\nB = record(GOOD * 0.5)", "names two records"),
 ], ids=["imaginary", "zoo", "huge-sum", "nested", "huge-rational", "id-not-a-string", "duplicate-id"])
-def test_an_ill_formed_record_is_refused_before_any_search(tmp_path, body, message):
+def test_an_ill_formed_record_is_refused_before_any_search(tmp_path, body, message, verify_cli):
     path = tmp_path / "mine.py"
     path.write_text(HEAD + body + "\n")
-    result = _verify("check", str(path))
+    result = verify_cli("check", str(path))
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
     assert "checked" not in result.stderr  # nothing was searched
 
@@ -150,10 +149,10 @@ PHASE = '[[phases]]\nnoise_multiplier = 1.0\nsample_rate = 0.01\nsteps = 10\n'
     ("tiny.toml", b'n = 1000\n[[phases]]\nnoise_multiplier = 1e-300\nbatches = "full"\nsteps = 10\n',
      "noise_multiplier is too small"),
 ], ids=["random-bytes", "deep-json", "huge-epochs", "delta-string", "cclip-zero", "tiny-z"])
-def test_a_bad_schedule_is_one_line_exit_2(tmp_path, name, content, message):
+def test_a_bad_schedule_is_one_line_exit_2(tmp_path, name, content, message, verify_cli):
     path = tmp_path / name
     path.write_bytes(content)
-    result = _verify("account", "--schedule", str(path), "--delta", "1e-5")
+    result = verify_cli("account", "--schedule", str(path), "--delta", "1e-5")
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
 
 
@@ -165,23 +164,23 @@ def test_four_hundred_phases_compose_without_recursion():
     assert pld is not None and 0 < pld.eps(1e-5) < 10
 
 
-def test_a_latin1_user_file_with_a_coding_line_is_read(tmp_path):
+def test_a_latin1_user_file_with_a_coding_line_is_read(tmp_path, verify_cli):
     path = tmp_path / "mine.py"
     body = HEAD.replace("title='t'", "title='d\xe9j\xe0 vu'") + "A = record(GOOD)\n"
     path.write_bytes(("# -*- coding: latin-1 -*-\n" + body).encode("latin-1"))
-    result = _verify("check", str(path), "--examples", "5")
+    result = verify_cli("check", str(path), "--examples", "5")
     assert result.returncode == 0, result.stderr
 
 
-def test_what_a_user_file_prints_does_not_corrupt_the_json(tmp_path):
+def test_what_a_user_file_prints_does_not_corrupt_the_json(tmp_path, verify_cli):
     path = tmp_path / "mine.py"
     path.write_text(HEAD + "print('hello from the file')\nA = record(GOOD)\n")
-    result = _verify("check", str(path), "--examples", "5", "--json")
+    result = verify_cli("check", str(path), "--examples", "5", "--json")
     assert json.loads(result.stdout)[0]["id"] == "u/x" and "hello from the file" in result.stderr
 
 
-def test_an_empty_only_is_refused():
-    result = _verify("run", "--only", "", "--no-mutation")
+def test_an_empty_only_is_refused(verify_cli):
+    result = verify_cli("run", "--only", "", "--no-mutation")
     assert result.returncode == 2 and "empty pattern" in result.stderr
 
 
@@ -198,10 +197,10 @@ def test_a_step_does_no_work_proportional_to_the_phases_recorded(monkeypatch):
     assert acc._events[-1] == 103 and sum(p.steps for p in acc._phases) == 103
 
 
-def test_a_file_that_sleeps_at_import_is_refused_in_time(tmp_path):
+def test_a_file_that_sleeps_at_import_is_refused_in_time(tmp_path, verify_cli):
     path = tmp_path / "sleepy.py"
     path.write_text("import time\ntime.sleep(600)\n")
-    result = _verify("check", str(path), "--import-timeout", "1")
+    result = verify_cli("check", str(path), "--import-timeout", "1")
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "more than 1 s" in result.stderr
 
 
@@ -224,16 +223,16 @@ def test_the_memory_check_reads_the_process_limit():
     assert out.stdout.strip() == "True", out.stderr
 
 
-def test_markup_in_an_id_is_shown_as_written(tmp_path):
+def test_markup_in_an_id_is_shown_as_written(tmp_path, verify_cli):
     path = tmp_path / "mine.py"
     path.write_text(HEAD + "A = record(GOOD, id='u/[bold]x[/bold]')\n")
-    result = _verify("check", str(path), "--examples", "5")
+    result = verify_cli("check", str(path), "--examples", "5")
     assert result.returncode == 0 and "[bold]x[/bold]" in result.stdout.replace("\n", "").replace(" ", "")
 
 
-def test_a_check_of_a_billion_examples_is_refused():
-    result = _verify("check", "tests/check/user_theorems/correct_gd_composition.py", "--examples", "1000000000",
-                     cwd=Path(__file__).resolve().parents[2])
+def test_a_check_of_a_billion_examples_is_refused(verify_cli):
+    result = verify_cli("check", Path(__file__).resolve().parents[1] / "check" / "user_theorems" /
+                        "correct_gd_composition.py", "--examples", "1000000000")
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "at most 100000" in result.stderr
 
 
@@ -257,10 +256,18 @@ SLOW = ("import time\nimport numpy as np\nimport sympy as sp\n"
     ("    while True:\n        pass", "2"),  # a Dask worker's thread: the exception is set on it
     ("    time.sleep(1000)", "2"),  # a sleep there: the parent sees no job finish and stops the workers
 ], ids=["sleep", "stuck-in-C", "loop-on-a-worker", "sleep-on-a-worker"])
-def test_a_bound_that_never_returns_is_stopped_at_the_time_limit(tmp_path, body, workers):
+def test_a_bound_that_never_returns_is_stopped_at_the_time_limit(tmp_path, body, workers, verify_cli):
+    """In this process: the file's jobs run in a child forked from it (one worker) or on a local cluster's
+    workers forked from it (two), which the command stops; the operator the file registers here is removed
+    afterwards (the next case's file registers it again)."""
+    from verify.privacy.operators import OPERATORS
+
     path = tmp_path / "hangs.py"
     path.write_text(SLOW.format(body=body))
-    result = _verify("check", str(path), "--timeout", "1", "--workers", workers)
+    try:
+        result = verify_cli("check", str(path), "--timeout", "1", "--workers", workers)
+    finally:
+        OPERATORS.remove("SlowForTest")
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "checking u/hangs took more than 1 s" in result.stderr and "--timeout" in result.stderr
 

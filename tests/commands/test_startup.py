@@ -3,15 +3,33 @@
 Times are measured in benchmarks/bench_theorem.py; here, what is imported, which decides them.
 """
 
+import functools
 import json
 import subprocess
 import sys
 
 
 def _modules_after(argv: list[str], names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` a fresh ``verify ARGV`` imported (one child process per command line, shared by the
+    tests that ask about it)."""
+    return sorted(m for m in names if m in _loaded_after(tuple(argv)))
+
+
+#: every module a test below asks about
+WATCHED = ("sympy", "scipy.stats", "scipy.special", "numpy", "dp_accounting", "theorems", "verify.check.engine",
+           "verify.commands.registry", "verify.commands.verification", "verify.commands.account",
+           "verify.commands.audit", "verify.commands.report")
+
+
+@functools.cache
+def _loaded_after(argv: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_child_modules(list(argv)))
+
+
+def _child_modules(argv: list[str]) -> list[str]:
     code = (f"import contextlib, io, sys\nfrom verify.commands import main\n"
             f"with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()): main({argv!r})\n"
-            f"print(sorted(m for m in {names!r} if m in sys.modules))")
+            f"print(sorted(m for m in {WATCHED!r} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return eval(out.strip().splitlines()[-1])  # a list of module names printed by the child
 
@@ -27,7 +45,7 @@ def test_help_imports_no_subcommand_and_no_sympy():
 def test_list_builds_the_registry_only_when_its_index_is_missing():
     """A cold ``verify list`` builds the registry (and writes the index); a warm one reads the index only:
     no sympy, no record (run twice: the first call makes the index current)."""
-    _modules_after(["list"], HEAVY)
+    _child_modules(["list"])
     assert _modules_after(["list"], HEAVY) == ["verify.commands.registry"]
     assert _modules_after(["list", "--json"], HEAVY) == ["verify.commands.registry"]
 
@@ -37,8 +55,9 @@ def test_help_imports_no_numpy():
     assert _modules_after(["--help"], ("numpy",)) == []
 
 
-def _lambdified_after(argv: list[str]) -> tuple[int, list[str]]:
-    """How many times sympy's lambdify ran during ``verify ARGV``, and which records hold a compiled bound."""
+def _lambdified_after(*commands: list[str]) -> list[tuple[int, list[str]]]:
+    """How many times sympy's lambdify ran during each ``verify ARGV`` of ``commands`` (run one after the other
+    in one fresh process; counts since the start), and which records hold a compiled bound after it."""
     code = ("import contextlib, io, sys, sympy\n"
             "lam = sys.modules['sympy.utilities.lambdify']\n"
             "calls = []\n"
@@ -48,24 +67,27 @@ def _lambdified_after(argv: list[str]) -> tuple[int, list[str]]:
             "    return original(*a, **k)\n"
             "lam.lambdify = sympy.lambdify = counting\n"
             "from verify.commands import main\n"
-            f"with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()): main({argv!r})\n"
-            "import theorems\n"
-            "compiled = sorted(t.id for t in theorems.all() if '_compiled' in vars(t))\n"
-            "print(repr((len(calls), compiled)))")
+            "after = []\n"
+            f"for argv in {list(commands)!r}:\n"
+            "    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            "        main(argv)\n"
+            "    import theorems\n"
+            "    after.append((len(calls), sorted(t.id for t in theorems.all() if '_compiled' in vars(t))))\n"
+            "print(repr(after))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    return eval(out.strip().splitlines()[-1])  # a tuple printed by the child
+    return eval(out.strip().splitlines()[-1])  # a list of tuples printed by the child
 
 
 def test_list_and_show_compile_no_bound():
-    """the registry is data until a bound is evaluated; list and show never lambdify."""
-    assert _lambdified_after(["list"]) == (0, [])
-    assert _lambdified_after(["list", "--json"]) == (0, [])
-    assert _lambdified_after(["show", "altschuler2022/b.2/both-directions"]) == (0, [])
+    """the registry is data until a bound is evaluated; list and show never lambdify (one process runs the
+    three: nothing is compiled after any of them)."""
+    assert _lambdified_after(["list"], ["list", "--json"], ["show", "altschuler2022/b.2/both-directions"]) == \
+        [(0, [])] * 3
 
 
 def test_eval_compiles_the_bound_it_evaluates():
     """The counter above does see a compilation (else the test before would pass vacuously)."""
-    calls, compiled = _lambdified_after(["eval", "bok2024/thm4.1", "Delta=1", "n=10", "sigma=1", "T=5"])
+    [(calls, compiled)] = _lambdified_after(["eval", "bok2024/thm4.1", "Delta=1", "n=10", "sigma=1", "T=5"])
     assert calls >= 1 and compiled == ["bok2024/thm4.1"]
 
 

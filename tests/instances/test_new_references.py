@@ -77,10 +77,12 @@ def test_shuffled_chain_is_the_mixture_over_orders():
 
 def test_two_shuffled_engines_agree():
     """The mixture over orders (shuffled_chain) and the dense grid's shuffled kernel (projected_quadratic on an
-    interval far wider than the runs reach) are two computations of the same laws."""
+    interval far wider than the runs reach) are two computations of the same laws.  (D = 20 is as wide as D = 40
+    for these runs: with cells of the same width, 1024 of them, the Rényi divergences are the same to 1e-14, at
+    a twentieth of the dense kernel's cost.)"""
     kw = dict(n=6, b=2, eta=0.4, sigma=1.0, T=7, Delta=1.5)
     mixture = FAMILIES["shuffled_chain"].build(m=0.8, curvature_sign=1, **kw).profile()
-    grid = FAMILIES["projected_quadratic"].build(batches="shuffle", m=0.8, D=40.0, cells=2048, **kw).profile()
+    grid = FAMILIES["projected_quadratic"].build(batches="shuffle", m=0.8, D=20.0, cells=1024, **kw).profile()
     for alpha in (2.0, 4.0):
         assert mixture.renyi(alpha) == pytest.approx(grid.renyi(alpha), rel=2e-3)
     linear = FAMILIES["shuffled_chain"].build(m=0.0, curvature_sign=0, **kw).profile()

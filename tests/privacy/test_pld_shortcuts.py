@@ -11,6 +11,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
+from tests.sweeps import sweep
 from verify.privacy import operators
 from verify.privacy.gaussian import gdp_delta, gdp_delta_terms
 from verify.privacy.notions import MU_EPS_GRID, SATURATED, effective_mu
@@ -153,12 +154,18 @@ def test_one_step_pmf_is_bit_for_bit_dp_accountings_connect_the_dots(p, mu, kind
     assert type(small) is type(pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(h, 0, 9, np.linspace(0.5, 0.1, 10)))
 
 
-@pytest.mark.parametrize("p, mu, T, adjacency", [(0.025, 5.0, 2, "symmetric"), (0.025, 5.0, 3, "symmetric"),
-                                                 (0.2, 3.0, 3, "symmetric"), (0.1, 4.0, 2, "add_remove")])
+@pytest.mark.sweep
+@pytest.mark.parametrize("p, mu, T, adjacency", sweep(
+    [(0.025, 5.0, 2, "symmetric"), (0.025, 5.0, 3, "symmetric"), (0.2, 3.0, 3, "symmetric"),
+     (0.1, 4.0, 2, "add_remove")],
+    keep=[(0.025, 5.0, 2, "symmetric"), (0.2, 3.0, 3, "symmetric"), (0.1, 4.0, 2, "add_remove")]))
 def test_untruncated_few_step_composition_answers_as_dp_accountings_self_compose(p, mu, T, adjacency):
     """Where the Chernoff window barely shortens the result, the composition asks dp_accounting for no tail
     truncation (no bounds computed): the same delta(eps) and eps(delta) as dp_accounting's default
-    ``self_compose`` (truncation 1e-15) on the same one-step PLD, to the truncated mass."""
+    ``self_compose`` (truncation 1e-15) on the same one-step PLD, to the truncated mass.
+
+    Kept in the suite: a symmetric PLD over two and over three steps, and an asymmetric one (add/remove); the
+    sweep adds three steps at the first point (2.5 s of dp_accounting's FFT)."""
     from dp_accounting.pld import common
 
     from verify.privacy import pld

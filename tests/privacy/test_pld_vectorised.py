@@ -4,6 +4,8 @@ Gaussians (same grid, same masses as ``from_gaussian_mechanism``), composed epsi
 
 from __future__ import annotations
 
+import functools
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -11,8 +13,18 @@ from dp_accounting import GaussianDpEvent, NeighboringRelation, PoissonSampledDp
 from dp_accounting.pld import privacy_loss_distribution as dp_pld
 from dp_accounting.pld.pld_privacy_accountant import PLDAccountant
 
+from tests.sweeps import sweep
 from verify.privacy import operators
 from verify.privacy.pld import Composition
+
+
+@functools.cache
+def _accountant(q: float, z: float, T: int, relation=NeighboringRelation.ADD_OR_REMOVE_ONE) -> PLDAccountant:
+    """dp_accounting's own PLDAccountant on T Poisson-subsampled Gaussian steps (noise multiplier z, sensitivity
+    1): the reference of several tests, composed once per job (a 500-step job: a second)."""
+    accountant = PLDAccountant(relation)
+    accountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), T)
+    return accountant
 
 
 def _pmfs(pld):
@@ -20,12 +32,16 @@ def _pmfs(pld):
     return [p.to_dense_pmf() for p in pmfs]
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize(
     "p, mu, adjacency",
-    [(0.01, 1.0, "add_remove"), (0.3, 2.5, "add_remove"), (1.0, 1.3, "add_remove"),
-     (0.05, 1.0, "replace"), (0.5, 3.0, "replace"), (1.0, 1.3, "replace")],
+    sweep([(0.01, 1.0, "add_remove"), (0.3, 2.5, "add_remove"), (1.0, 1.3, "add_remove"),
+           (0.05, 1.0, "replace"), (0.5, 3.0, "replace"), (1.0, 1.3, "replace")],
+          keep=[(0.01, 1.0, "add_remove"), (1.0, 1.3, "add_remove"), (0.05, 1.0, "replace"), (0.5, 3.0, "replace")]),
 )
 def test_one_step_pmf_is_dp_accountings(p, mu, adjacency):
+    """Kept in the suite: both relations subsampled (a symmetric and an asymmetric PLD), and p = 1; the sweep
+    adds a larger subsampled mu under add/remove and p = 1 under replace."""
     relation = NeighboringRelation.ADD_OR_REMOVE_ONE if adjacency == "add_remove" else NeighboringRelation.REPLACE_ONE
     sensitivity = mu if adjacency == "add_remove" else mu / 2.0
     reference = dp_pld.from_gaussian_mechanism(1.0, sensitivity, sampling_prob=p, neighboring_relation=relation)
@@ -43,8 +59,7 @@ def test_one_step_pmf_is_dp_accountings(p, mu, adjacency):
 def test_composed_epsilon_is_pld_accountants(relation, adjacency):
     # dp_accounting's own accountant on the same job (noise multiplier z = 1.2, sensitivity 1)
     q, z, T = 0.02, 1.2, 500
-    accountant = PLDAccountant(relation)
-    accountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), T)
+    accountant = _accountant(q, z, T, relation)
     mu = 1.0 / z if adjacency == "add_remove" else 2.0 / z  # replace: contributions +-1 at noise z
     ours = Composition.subsampled_gaussian(q, mu, T, adjacency=adjacency)
     for delta in (1e-3, 1e-5, 1e-8):  # 1.3e-7 apart under replace adjacency with dp_accounting 0.6 (its rounding)
@@ -132,8 +147,7 @@ def test_eps_of_many_deltas_at_once_is_the_accountants_at_each():
     # one vectorised query over 60 deltas (from above delta(0) down to 1e-8) against dp_accounting's
     # own PLDAccountant one delta at a time (deeper, the two truncate the tails differently)
     q, z, T = 0.02, 1.2, 500
-    accountant = PLDAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE)
-    accountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), T)
+    accountant = _accountant(q, z, T)
     deltas = np.geomspace(1e-8, 0.9, 60)
     ours = Composition.subsampled_gaussian(q, 1.0 / z, T).eps(deltas)
     assert np.allclose(ours, [accountant.get_epsilon(d) for d in deltas], rtol=1e-7, atol=1e-12)
@@ -148,7 +162,6 @@ def test_poisson_operators_group_points_by_composition_and_match_the_accountant(
     got_delta = operators.PoissonSubsampledGaussianDelta.numeric(q, 1.0 / z, T, eps)
     got_eps = operators.PoissonSubsampledGaussianEps.numeric(q, 1.0 / z, T, deltas)
     for k, (qk, zk, Tk) in enumerate(jobs):
-        accountant = PLDAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE)
-        accountant.compose(PoissonSampledDpEvent(qk, GaussianDpEvent(zk)), Tk)
+        accountant = _accountant(qk, zk, Tk)  # a job asked twice: its reference composed once
         assert got_delta[k] == pytest.approx(accountant.get_delta(eps[k]), rel=1e-7, abs=1e-15)
         assert got_eps[k] == pytest.approx(accountant.get_epsilon(deltas[k]), rel=1e-7, abs=1e-12)

@@ -73,7 +73,9 @@ def violation_margin(theorem: Theorem, params: Mapping[str, float], comparison: 
     candidates = [s for s in sides if not (math.isfinite(bound) and s * (exact - bound) <= slack)]
     if not candidates:
         return None
-    certified, error = high_precision_bound(theorem, params, bound)
+    # a violation with the exact value above the bound is an artefact where the true bound lies above the
+    # computed one (direction +1), one below it where the true bound lies below (-1)
+    certified, error = high_precision_bound(theorem, params, bound, candidates[0] if len(candidates) == 1 else 0)
     if certified is None or math.isnan(certified):
         return None
     slack = _exact_error(comparison, exact, certified) + resolution + error
@@ -93,13 +95,15 @@ def _exact_error(comparison: refs.Comparison, exact: float, bound: float) -> flo
     return float(comparison.tolerance) * scale
 
 
-def high_precision_bound(theorem: Theorem, params: Mapping[str, float], bound: float) -> tuple[float | None, float]:
+def high_precision_bound(theorem: Theorem, params: Mapping[str, float], bound: float,
+                         direction: int = 0) -> tuple[float | None, float]:
     """The bound at ``params`` and its stated absolute error.
 
     A closed form: its value with :data:`DIGITS` digits (rounded to a double: error half an ulp).  A
     bound with numeric operators: ``bound`` with :data:`OPERATOR_RTOL` (or the operators' own
-    ``error``).  Otherwise (free parameters; a closed form mpmath cannot evaluate): ``bound`` with
-    :data:`FLOAT_RTOL`.  ``(None, 0)`` when no value is available.
+    ``error``), and with PLD operators the error measured by refinement on the side ``direction`` names
+    (:func:`operator_error`).  Otherwise (free parameters; a closed form mpmath cannot evaluate): ``bound``
+    with :data:`FLOAT_RTOL`.  ``(None, 0)`` when no value is available.
     """
     if theorem.closed_form:
         value = _closed_form_value(theorem, params)
@@ -109,10 +113,51 @@ def high_precision_bound(theorem: Theorem, params: Mapping[str, float], bound: f
         return None, 0.0
     rtol = FLOAT_RTOL
     if theorem.operators:
-        rtol = max([OPERATOR_RTOL] + [float(getattr(op, "error", 0.0) or 0.0)
-                                      for op in theorem.bound.atoms(sp.Function) if type(op).__name__
-                                      in theorem.operators])
+        rtol = stated_rtol(theorem)
+        refined = operator_error(theorem, params, direction)  # a candidate violation: the bound's error, measured
+        if refined is not None:
+            if not math.isfinite(refined):
+                return None, 0.0  # the error cannot be measured here: no certified value
+            rtol = max(rtol, refined)
     return bound, rtol * abs(bound) if math.isfinite(bound) else 0.0
+
+
+def stated_rtol(theorem: Theorem) -> float:
+    """The relative error its numeric operators state (:data:`OPERATOR_RTOL` at least)."""
+    return max([OPERATOR_RTOL] + [float(getattr(type(op), "error", 0.0) or 0.0) for op in _operators(theorem)])
+
+
+def _operators(theorem: Theorem) -> list:
+    return [op for op in theorem.bound.atoms(sp.Function) if type(op).__name__ in theorem.operators]
+
+
+def operator_error(theorem: Theorem, params: Mapping[str, float], direction: int = 0) -> float | None:
+    """The relative error of the bound at ``params`` that its PLD operators' discretisation leaves (None: it has
+    no such operator, ``refinable``): how far the true bound may lie above the computed one (``direction=+1``),
+    below it (``-1``), or either way (``0``).
+
+    A pessimistic PLD exceeds the exact curve by an amount first order in its interval ``h``: at ``h / 2`` the
+    bound moves by about half its error, toward the true value, so the error stated is twice that move on the
+    side it goes (and the operators' stated error on either side).  ``math.inf`` when the refined bound cannot
+    be built here (its PLD refused, or a value that is not finite).
+    """
+    if not any(getattr(type(op), "refinable", False) for op in _operators(theorem)):
+        return None
+    from verify.privacy.operators import pld_interval
+    from verify.privacy.pld import DEFAULT_INTERVAL
+
+    point = {p: params[p] for p in theorem.parameters if p in params}
+    try:
+        coarse = float(theorem.evaluate(allow_outside_assumptions=True, **point))
+        with pld_interval(DEFAULT_INTERVAL / 2):
+            fine = float(theorem.evaluate(allow_outside_assumptions=True, **point))
+    except (InputError, ArithmeticError, MemoryError):
+        return math.inf
+    if not (math.isfinite(coarse) and math.isfinite(fine)):
+        return math.inf
+    move = fine - coarse
+    along = abs(move) if direction == 0 else max(direction * move, 0.0)
+    return max(stated_rtol(theorem), 2.0 * along / max(abs(coarse), sys.float_info.min))
 
 
 def _ulp(x: float) -> float:
@@ -346,5 +391,6 @@ def read_word(raw: str) -> Any:
     return raw
 
 
-__all__ = ["DIGITS", "FLOAT_RTOL", "OPERATOR_RTOL", "build_keywords", "high_precision_bound", "read_word", "replay", "replay_line",
-           "theorem_parameters", "violation_margin", "witness", "witness_keywords"]
+__all__ = ["DIGITS", "FLOAT_RTOL", "OPERATOR_RTOL", "build_keywords", "high_precision_bound", "operator_error",
+           "read_word", "replay", "replay_line", "stated_rtol", "theorem_parameters", "violation_margin", "witness",
+           "witness_keywords"]

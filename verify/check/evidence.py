@@ -333,16 +333,22 @@ class Tightness:
     max_ratio: float
     median_ratio: float | None
     worst: Witness | None
+    #: the bound's own relative error at ``worst`` (a bound with PLD operators, measured by refinement)
+    bound_error: float | None = None
 
     def to_json(self) -> dict:
-        return {"max_ratio": jsonable(self.max_ratio), "median_ratio": jsonable(self.median_ratio),
-                "worst": None if self.worst is None else self.worst.to_json()}
+        out = {"max_ratio": jsonable(self.max_ratio), "median_ratio": jsonable(self.median_ratio),
+               "worst": None if self.worst is None else self.worst.to_json()}
+        if self.bound_error is not None:
+            out["bound_error"] = jsonable(self.bound_error)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Tightness":
         worst = data.get("worst")
         return cls(max_ratio=_number(data["max_ratio"]), median_ratio=_optional(data.get("median_ratio")),
-                   worst=None if worst is None else Witness.from_json(worst))
+                   worst=None if worst is None else Witness.from_json(worst),
+                   bound_error=_optional(data.get("bound_error")))
 
 
 @dataclass(frozen=True)

@@ -440,9 +440,11 @@ def _finish_job(source: tuple | None, theorem_id: str, planned: Plan, *outcomes)
 
 def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: int = 1,
                      progress: Callable[[str], None] | None = None,
-                     scheduler: str | None = None, split: bool = False, blocks: str = "auto") -> list[Verdict]:
+                     scheduler: str | None = None, split: bool = False, blocks: str = "auto",
+                     finished: Callable[[Verdict], None] | None = None) -> list[Verdict]:
     """Check registry theorems; the verdicts come back in the order of ``ids`` and do not depend on the
-    workers or the cluster (see :func:`_in_units`).  ``progress(id)`` is called as each theorem is done.
+    workers or the cluster (see :func:`_in_units`).  ``progress(id)`` is called as each theorem is done, and
+    ``finished(verdict)`` with its verdict (``verify run`` stores it in the results cache at once).
 
     A theorem is one job; ``blocks``: which soundness searches are cut into blocks, each a job of its own,
     and a job that merges them (so that one costly theorem no longer runs on one worker alone): ``"costly"``,
@@ -454,12 +456,12 @@ def check_registered(ids: list[str], profile_name: str, seed: int = 0, workers: 
     costly searches in blocks against 128 s without).  ``split``: every work unit is a job of its own and
     every search is cut into blocks.  The grouping never changes a result."""
     return _in_units(None, [theorems.get(i) for i in ids], search_effort(profile_name), seed, workers, progress,
-                     scheduler, split, blocks)
+                     scheduler, split, blocks, finished)
 
 
 def _in_units(source: tuple | None, records: list, effort: Effort, seed: int, workers: int,
               progress: Callable[[str], None] | None, scheduler: str | None, split: bool,
-              blocks: str = "auto") -> list[Verdict]:
+              blocks: str = "auto", finished: Callable[[Verdict], None] | None = None) -> list[Verdict]:
     """Each theorem's work units (:func:`~verify.check.engine.theorem_units`), one job per theorem or per
     unit (``split``), then the blocks of a search left apart and the job that merges them (submitted as soon
     as the theorem's first job has planned them: no barrier between theorems); the obligations merged in the
@@ -474,6 +476,14 @@ def _in_units(source: tuple | None, records: list, effort: Effort, seed: int, wo
     left = {t.id: owner.count(t.id) for t in records}
     finishes: dict[int, str] = {}  # index of a finishing task -> its theorem
     obligations: dict[str, dict[str, list]] = {t.id: {} for t in records}
+    by_id = {t.id: t for t in records}
+    decided: dict[str, Verdict] = {}
+
+    def verdict(theorem) -> Verdict:
+        if theorem.id not in decided:
+            decided[theorem.id] = decide(theorem, [o for unit in units[theorem.id]
+                                                   for o in obligations[theorem.id][unit]])
+        return decided[theorem.id]
 
     def done(index: int, result) -> list:
         theorem_id = owner[index]
@@ -491,8 +501,11 @@ def _in_units(source: tuple | None, records: list, effort: Effort, seed: int, wo
                 owner.extend([theorem_id] * len(more))
                 left[theorem_id] += len(more)
         left[theorem_id] -= 1
-        if left[theorem_id] == 0 and progress is not None:
-            progress(theorem_id)
+        if left[theorem_id] == 0:
+            if finished is not None:
+                finished(verdict(by_id[theorem_id]))
+            if progress is not None:
+                progress(theorem_id)
         return more
 
     def run(here: Execution) -> None:
@@ -512,7 +525,7 @@ def _in_units(source: tuple | None, records: list, effort: Effort, seed: int, wo
     else:
         with execution(workers if scheduler is None else None, scheduler) as here:
             run(here)
-    return [decide(t, [o for unit in units[t.id] for o in obligations[t.id][unit]]) for t in records]
+    return [verdict(t) for t in records]
 
 
 # ---------------------------------------------------------------------------------------------------

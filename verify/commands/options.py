@@ -122,6 +122,15 @@ def add_only(p: argparse.ArgumentParser) -> None:
                         "(bok2024, baselines/noisy-gd), or a glob (e.g. 'bok2024/thm4.*')")
 
 
+def add_cache(p: argparse.ArgumentParser, what: str, default: str) -> None:
+    """``--cache DIR`` / ``--no-cache``: the results cache ``verify run`` and ``verify report`` share
+    (:mod:`verify.report.incremental`); ``what`` says what the command reads and stores there."""
+    p.add_argument("--cache", metavar="DIR", type=output_path, default=default,
+                   help=f"{what} (default {default}, in the current directory; shared by verify run and verify "
+                        "report): keyed by the record, the code version, the profile and the seed")
+    p.add_argument("--no-cache", action="store_true", help="compute everything, read and write no cache")
+
+
 def add_execution(p: argparse.ArgumentParser, default: str = "the machine's cores", jobs_alias: bool = False) -> None:
     """``--workers N`` / ``--scheduler ADDRESS`` / ``--connect-timeout``: where the command's jobs run (one
     execution layer on Dask: :mod:`verify.check.parallel`).  ``jobs_alias``: ``--jobs`` is an older name of

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import Callable
 
 import theorems
 from verify.check.engine import EFFORTS, search_effort
@@ -13,9 +14,11 @@ from verify.check.parallel import check_file, check_registered
 from verify.check.suite import (IMPORT_SECONDS, baseline_changes, load_user_theorems, read_baseline, run_payload,
                                 select_or_refuse)
 from verify.check.verdict import Verdict
-from verify.commands.options import (add_execution, add_only, add_seed, check_writable, emit, emit_json, execution_of,
-                                     output_path, positive_float, positive_int, print_rich, progress, write_json)
+from verify.commands.options import (add_cache, add_execution, add_only, add_seed, check_writable, emit, emit_json,
+                                     execution_of, output_path, positive_float, positive_int, print_rich, progress,
+                                     write_json)
 from verify.errors import InputError
+from verify.report.incremental import DEFAULT_CACHE, ResultCache, mutation_key, verdict_key
 
 STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue", "ill-formed": "magenta"}
 
@@ -58,6 +61,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-mutation", action="store_true",
                    help="skip the mutation self-test (wrong versions of the verified theorems, made by rule, "
                         "must come back violated; quick: closed forms only)")
+    add_cache(p, "reuse and store each theorem's verdict and the mutation self-test in DIR, where verify report "
+                 "reads them too and then checks nothing again", DEFAULT_CACHE)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,17 +71,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         check_writable(args.json, "--json")
     records = select_or_refuse(theorems.all(), args.only)
+    cache = None if args.no_cache else _open_cache(args.cache)
     with execution_of(args) as where:  # one cluster for the theorems and their mutants
+        if where.scheduler is not None:  # reached (and its code checked) even when every result is cached: the
+            where.width()                # exit status does not depend on the cache
         with progress(len(records), "checked") as step:
-            verdicts = check_registered([t.id for t in records], effort.name, args.seed, where.workers,
-                                        progress=step)
+            verdicts, keys = _verdicts(records, effort.name, args.seed, where.workers, step, cache)
         payload = run_payload(verdicts, effort.name, args.seed)
         s = payload["summary"]
         lines = ["  ".join(f"{k}: {n}" for k, n in sorted(s["counts"].items()))]
         if not args.no_mutation:
-            score = _mutation(verdicts, effort.name, args.seed, where.workers)
-            payload["mutation"] = score.to_json()
-            lines += _mutation_lines(score)
+            mutation = _mutation(verdicts, effort.name, args.seed, where.workers, cache, keys)
+            payload["mutation"] = mutation["json"]
+            lines += _mutation_lines(mutation["line"], mutation["survivors"])
     status = 0
     if s["unexpected"]:
         lines.append(f"[bold red]unexpected verdicts:[/] {', '.join(s['unexpected'])}")
@@ -100,18 +107,68 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _mutation(verdicts: list[Verdict], profile_name: str, seed: int, workers: int) -> MutationScore:
+def _open_cache(folder: str) -> ResultCache | None:
+    """The results cache in ``folder``; the default folder, when it cannot be made or written (a read-only
+    directory), is no cache at all: the run goes on and computes everything (a folder given with ``--cache``
+    is refused, ``InputError``)."""
+    try:
+        return ResultCache.open(folder)
+    except InputError:
+        if folder == DEFAULT_CACHE:
+            return None
+        raise
+
+
+def _verdicts(records: list, profile_name: str, seed: int, workers: int, step: Callable[[str], None],
+              cache: ResultCache | None) -> tuple[list[Verdict], list[str]]:
+    """The verdicts of ``records`` (in their order) and their cache keys: read back from ``cache`` where a run
+    or a report with the same code, profile and seed stored them (:func:`verify.report.incremental.verdict_key`),
+    the others checked and stored as each is done.  A verdict read back is the one computed (its JSON
+    round-trips), so the output does not depend on the cache."""
+    keys = [verdict_key(t, theorems.get, profile_name, seed) for t in records] if cache is not None else []
+    known: dict[str, Verdict] = {}
+    if cache is not None:
+        for t, key in zip(records, keys):
+            entry = cache.get(key)
+            if isinstance(entry, dict) and entry.get("id") == t.id:
+                known[t.id] = Verdict.from_json(entry)
+                step(t.id)
+    key_of = dict(zip((t.id for t in records), keys))
+
+    def store(verdict: Verdict) -> None:  # kept as soon as it is decided: an interrupted run loses none
+        if cache is not None:
+            cache.put(key_of[verdict.id], verdict.to_json())
+
+    todo = [t.id for t in records if t.id not in known]
+    computed = check_registered(todo, profile_name, seed, workers, progress=step, finished=store) if todo else []
+    by_id = {**known, **dict(zip(todo, computed))}
+    return [by_id[t.id] for t in records], keys
+
+
+def _mutation(verdicts: list[Verdict], profile_name: str, seed: int, workers: int, cache: ResultCache | None,
+              keys: list[str]) -> dict:
+    """The mutation self-test as ``verify report`` caches it (score line, survivors, JSON): read back from
+    ``cache`` under the selection's key (:func:`verify.report.incremental.mutation_key`), else run and stored."""
+    key = mutation_key(keys, profile_name, seed) if cache is not None else None
+    if cache is not None:
+        entry = cache.get(key)
+        if isinstance(entry, dict) and {"line", "survivors", "json"} <= set(entry):
+            return entry
     total = sum(mutable(theorems.get(v.id), v, profile_name) for v in verdicts)
     with progress(total, "mutated") as step:
-        return self_test(verdicts, profile_name, seed, workers, progress=step)
+        score = self_test(verdicts, profile_name, seed, workers, progress=step)
+    out = {"line": score.line(), "survivors": score.survivor_lines(), "json": score.to_json()}
+    if cache is not None:
+        cache.put(key, out)
+    return out
 
 
-def _mutation_lines(score: MutationScore) -> list[str]:
+def _mutation_lines(line: str, survivors: list[str]) -> list[str]:
     """The score line, and one line per survivor (the exit status does not change: a survivor is a defect of
     the search, not of the theorem)."""
     from rich.markup import escape
 
-    return [escape(score.line())] + [f"[yellow]mutant survived:[/] {escape(line)}" for line in score.survivor_lines()]
+    return [escape(line)] + [f"[yellow]mutant survived:[/] {escape(s)}" for s in survivors]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -172,7 +229,7 @@ def check(args: argparse.Namespace) -> int:
         if args.mutate:
             score = MutationScore(effort.name, f"{effort.name}: the file's verified theorems, every known-unsound "
                                   "mutant searched", tuple(mutations.values()))
-            for line in _mutation_lines(score):
+            for line in _mutation_lines(score.line(), score.survivor_lines()):
                 print_rich(line)
     return 1 if any(v.verdict in ("violated", "ill-formed") for v in verdicts) else 0
 

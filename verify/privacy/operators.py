@@ -13,8 +13,9 @@ broadcast against each other and must return an array of the same shape.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from typing import Callable
+from typing import Callable, Iterator
 
 import mpmath
 import numpy as np
@@ -38,6 +39,9 @@ class NumericOperator(sp.Function):
     description: str = ""
     #: the argument names, for display and error messages
     arg_names: tuple[str, ...] = ()
+    #: its value comes from composed privacy-loss distributions at the interval :func:`pld_interval` sets: its
+    #: error at a point is measured by refinement (:func:`verify.check.certify.operator_error`)
+    refinable: bool = False
 
     @classmethod
     def eval(cls, *args):  # stays unevaluated symbolically
@@ -189,15 +193,32 @@ def _gdp_eps(mu, delta) -> np.ndarray:
     return np.asarray(gdp_eps(mu, delta), dtype=float)
 
 
+#: the discretisation interval of the PLDs the composition operators build (None: the default of
+#: :mod:`verify.privacy.pld`); :func:`pld_interval` sets it for a refinement
+_INTERVAL: list[float | None] = [None]
+
+
+@contextlib.contextmanager
+def pld_interval(h: float) -> Iterator[None]:
+    """Inside, the composition operators (``refinable``) build their PLDs at the interval ``h``."""
+    previous, _INTERVAL[0] = _INTERVAL[0], float(h)
+    try:
+        yield
+    finally:
+        _INTERVAL[0] = previous
+
+
 def _composition(p: float, mu: float, steps: int, adjacency: str):
-    """C_p(G_mu)^{⊗steps} (symmetric) or the Poisson add/remove composition.
+    """C_p(G_mu)^{⊗steps} (symmetric) or the Poisson add/remove composition, at the interval :func:`pld_interval`
+    set (else the default).
 
     Kept in the one byte-bounded cache of :mod:`verify.privacy.pld` (no cache here: a count-bounded cache
     of composed PLDs, 1-1.6 GB each at some corners, would defeat its byte budget).
     """
-    from verify.privacy.pld import Composition  # on first use: dp_accounting loads scipy.stats (0.7 s)
+    from verify.privacy.pld import DEFAULT_INTERVAL, Composition  # on first use: dp_accounting loads scipy.stats
 
-    return Composition.subsampled_gaussian(p, mu, steps, sampling="poisson", adjacency=adjacency)
+    return Composition.subsampled_gaussian(p, mu, steps, sampling="poisson", adjacency=adjacency,
+                                           value_discretization_interval=_INTERVAL[0] or DEFAULT_INTERVAL)
 
 
 def _remembered(name: str, numeric: Callable[..., np.ndarray],
@@ -218,7 +239,7 @@ def _remembered(name: str, numeric: Callable[..., np.ndarray],
             kept = cache
         arrays = _broadcast(*args)
         digest = hashlib.sha256(b"".join(a.tobytes() for a in arrays)).digest()
-        key = ("operator", name, len(arrays), arrays[0].shape, digest)
+        key = ("operator", name, _INTERVAL[0], len(arrays), arrays[0].shape, digest)
         return kept.get(key, lambda: np.asarray(numeric(*arrays), dtype=float).copy()).copy()
 
     wrapped.__doc__ = numeric.__doc__
@@ -423,6 +444,9 @@ PoissonSubsampledGaussianEps = numeric_operator(
     "PoissonSubsampledGaussianEps", _remembered("PoissonSubsampledGaussianEps", _poisson_subsampled_eps),
     ("p", "mu", "T", "delta"),
     "eps(delta) of Bu et al. Thm 3, exact PLD composition")
+for _operator in (SymmSubsampledGaussianDelta, SymmSubsampledGaussianShiftDelta, PoissonSubsampledGaussianDelta,
+                  PoissonSubsampledGaussianEps):
+    _operator.refinable = True
 CLTMuSymmetric = numeric_operator(
     "CLTMuSymmetric", _clt_mu_symmetric, ("p", "mu", "T"),
     "CLT mu of C_p(G_mu)^{⊗T} (Bok et al. Lemma A.5)")

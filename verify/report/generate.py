@@ -219,14 +219,16 @@ class ReproductionResult:
 
 @dataclass(frozen=True)
 class TheoremJob:
-    """Check one theorem and draw its section (:func:`theorem_job`)."""
+    """Check one theorem and draw its section (:func:`theorem_job`); with ``verdict`` (its JSON, as
+    ``verify run`` stored it), only draw the section."""
 
     theorem_id: str
     profile_name: str
     seed: int
+    verdict: Mapping | None = None
 
     def __call__(self) -> TheoremResult:
-        return theorem_job(self.theorem_id, self.profile_name, self.seed)
+        return theorem_job(self.theorem_id, self.profile_name, self.seed, self.verdict)
 
     def label(self) -> str:
         return self.theorem_id
@@ -247,13 +249,17 @@ class ReproductionJob:
         return "tables and figures"
 
 
-def theorem_job(theorem_id: str, profile_name: str, seed: int) -> TheoremResult:
-    """Check one theorem and draw its section."""
+def theorem_job(theorem_id: str, profile_name: str, seed: int, known: Mapping | None = None) -> TheoremResult:
+    """Check one theorem and draw its section; ``known``: its verdict's JSON, already computed with the same
+    code, profile and seed (``verify run``'s, from the cache): the check is not run again."""
     theorem = theorems.get(theorem_id)
-    try:
-        verdict = check_theorem(theorem, theorems.get, search_effort(profile_name), seed)
-    except Exception as exc:  # noqa: BLE001 - a piece of the engine not in place yet: a gap, never a crash
-        verdict = decide(theorem, [Obligation("internal-error", "inconclusive", _one_line(exc))])
+    if known is not None:
+        verdict = Verdict.from_json(known)
+    else:
+        try:
+            verdict = check_theorem(theorem, theorems.get, search_effort(profile_name), seed)
+        except Exception as exc:  # noqa: BLE001 - a piece of the engine not in place yet: a gap, never a crash
+            verdict = decide(theorem, [Obligation("internal-error", "inconclusive", _one_line(exc))])
     figures = build.Figures()
     options = build.Options(profile=profile_name, seed=seed)
     try:
@@ -292,44 +298,41 @@ def _run(job: TheoremJob | ReproductionJob) -> TheoremResult | ReproductionResul
 
 def generate(records, profile_name: str = "quick", seed: int = 0, only: str | None = None, jobs: int = 1,
              progress: Callable[[str], None] | None = None, reproduce_papers: set[str] | None = None,
-             cache: incremental.ResultCache | None = None) -> tuple:
+             cache: incremental.ResultCache | None = None, stats: dict[str, int] | None = None) -> tuple:
     """Compute the report for ``records``: (report dict, figure SVGs by file, formula MathML, verdicts).
 
     ``progress(name)`` is called after each theorem (its id) and after the reproduction
     (``"tables and figures"``).  ``jobs > 1`` spreads the work over worker processes; the result does not
     depend on ``jobs``.  With a ``cache`` (:mod:`verify.report.incremental`), unchanged theorems, the
     reproduction and the mutation self-test are read back instead of computed, and what is computed is
-    stored; the result does not depend on it either.
+    stored; a theorem whose verdict alone is cached (``verify run`` stored it) is not checked again, only
+    drawn.  The result does not depend on the cache either.  ``stats`` (a dict) receives ``verdicts``: how
+    many theorems' checks were read back that way.
     """
     ids = [t.id for t in records]
     papers = tuple(sorted(reproduce_papers)) if reproduce_papers is not None else None
     keys = _cache_keys(records, profile_name, seed, papers) if cache is not None else {}
-    by_id: dict[str, TheoremResult] = {}
-    repro_result: ReproductionResult | None = None
-    if cache is not None:
-        for tid in ids:
-            entry = cache.get(keys[tid])
-            if entry is not None:
-                by_id[tid] = TheoremResult.from_json(entry)
-                if progress is not None:
-                    progress(tid)
-        entry = cache.get(keys["reproduction"])
-        if entry is not None:
-            repro_result = ReproductionResult.from_json(entry)
-            if progress is not None:
-                progress("tables and figures")
+    by_id, known, repro_result = _read_back(ids, cache, keys, progress)
+    if stats is not None:
+        stats["verdicts"] = len(known)
     todo = [t for t in records if t.id not in by_id]
     repro = [ReproductionJob(profile_name, seed, papers)] if repro_result is None else []
     if jobs <= 1:
-        work = repro + [TheoremJob(t.id, profile_name, seed) for t in todo]
+        work = repro + [TheoremJob(t.id, profile_name, seed, known.get(t.id)) for t in todo]
     else:  # longest first (numerical compositions, then other operators): a better spread over the workers
-        order = [TheoremJob(t.id, profile_name, seed) for t in sorted(todo, key=_expected_cost)]
+        order = [TheoremJob(t.id, profile_name, seed, known.get(t.id))
+                 for t in sorted(todo, key=lambda t: (t.id in known, _expected_cost(t)))]
         work = order[:jobs] + repro + order[jobs:]
 
     def done(index: int, result) -> None:
         job = work[index]
         if cache is not None:  # kept as soon as it is done: an interrupted report loses no finished theorem
-            cache.put(keys[job.theorem_id if isinstance(job, TheoremJob) else "reproduction"], result.to_json())
+            if isinstance(job, TheoremJob):
+                cache.put(keys[job.theorem_id], result.to_json())
+                if job.verdict is None:  # a check run here: verify run reads it back too
+                    cache.put(keys[_VERDICT + job.theorem_id], result.verdict.to_json())
+            else:
+                cache.put(keys["reproduction"], result.to_json())
         if progress is not None:
             progress(job.label())
 
@@ -367,17 +370,49 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
     return report, figures.svg, formulas, verdicts
 
 
+def _read_back(ids: list[str], cache, keys: dict[str, str], progress: Callable[[str], None] | None) -> tuple:
+    """What ``cache`` holds for the report: the theorems' whole results, the verdicts alone (``verify run``'s) of
+    the others, and the reproduction (None when not held)."""
+    by_id: dict[str, TheoremResult] = {}
+    known: dict[str, Mapping] = {}
+    repro_result: ReproductionResult | None = None
+    if cache is None:
+        return by_id, known, repro_result
+    for tid in ids:
+        entry = cache.get(keys[tid])
+        if entry is not None:
+            by_id[tid] = TheoremResult.from_json(entry)
+            if progress is not None:
+                progress(tid)
+            continue
+        verdict = cache.get(keys[_VERDICT + tid], counted=False)
+        if isinstance(verdict, dict) and verdict.get("id") == tid:
+            known[tid] = verdict
+    entry = cache.get(keys["reproduction"])
+    if entry is not None:
+        repro_result = ReproductionResult.from_json(entry)
+        if progress is not None:
+            progress("tables and figures")
+    return by_id, known, repro_result
+
+
+#: the prefix of a theorem's verdict key among :func:`_cache_keys` (its whole result's key is its id)
+_VERDICT = "verdict "
+
+
 def _cache_keys(records, profile_name: str, seed: int, papers: tuple[str, ...] | None) -> dict[str, str]:
-    """Cache keys: one per theorem, the reproduction's (every record, since tables name theorems), and the
-    mutation self-test's (the selected theorems' keys)."""
+    """Cache keys: one per theorem (its whole result) and one per theorem's verdict (shared with
+    ``verify run``), the reproduction's (every record, since tables name theorems), and the mutation
+    self-test's (the selected theorems' verdict keys, as ``verify run`` makes it)."""
     keys = {}
     for t in records:
         baseline = build.composition_baseline(t)
         related = [] if baseline is None else [x for x in (baseline.theorem, baseline.rdp) if x]
         keys[t.id] = incremental.theorem_key(t, theorems.get, profile_name, seed, related)
+        keys[_VERDICT + t.id] = incremental.verdict_key(t, theorems.get, profile_name, seed)
     registry = [incremental.record_text(t) for t in theorems.all()]
     keys["reproduction"] = incremental.combined_key("reproduction", registry, profile_name, seed, repr(papers))
-    keys["mutation"] = incremental.combined_key("mutation", [keys[t.id] for t in records], profile_name, seed)
+    keys["mutation"] = incremental.mutation_key([keys[_VERDICT + t.id] for t in records], profile_name, seed)
     return keys
 
 

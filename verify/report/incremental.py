@@ -15,6 +15,12 @@ Reading back gives the same bytes of ``report.json`` as a cold run (tested): the
 ``Verdict.to_json``/``from_json``, which round-trip.  The papers' tables and figures and the mutation
 self-test are cached the same way, keyed by every record they read.  Entries are written atomically
 (a temporary file renamed into place); an unreadable entry is a miss, never an error.
+
+Shared with ``verify run`` (the same folder by default): each theorem's *verdict* is an entry of its own
+(:func:`verdict_key`: the record and the records it names, not the ones only its section draws), and so is
+the mutation self-test over the selected theorems (:func:`mutation_key`: their verdicts' keys).  ``verify run``
+reads and writes both; ``verify report`` reads them for a theorem whose whole result is not cached (it then
+only draws the section: the checks are not run again) and writes them for the checks it runs.
 """
 
 from __future__ import annotations
@@ -80,6 +86,24 @@ def theorem_key(theorem: Theorem, lookup: Callable[[str], Theorem], profile: str
                 related: Iterable[str] = ()) -> str:
     """The cache key of one theorem's result: the record, the records it names or is compared with
     (``related``), the code version, the profile and the seed."""
+    return _digest("theorem", _record_parts(theorem, lookup, related), profile, seed)
+
+
+def verdict_key(theorem: Theorem, lookup: Callable[[str], Theorem], profile: str, seed: int) -> str:
+    """The cache key of one theorem's verdict (``Verdict.to_json``, what ``verify run`` computes and the report
+    shows): the record, the records it names (a claim against another theorem), the code version, the profile
+    and the seed."""
+    return _digest("verdict", _record_parts(theorem, lookup, ()), profile, seed)
+
+
+def mutation_key(verdict_keys: Iterable[str], profile: str, seed: int) -> str:
+    """The cache key of the mutation self-test over a selection of theorems (its score line, survivors and
+    JSON): the keys of their verdicts (:func:`verdict_key`), which are all it reads."""
+    return combined_key("mutation", verdict_keys, profile, seed)
+
+
+def _record_parts(theorem: Theorem, lookup: Callable[[str], Theorem], related: Iterable[str]) -> list[str]:
+    """The record's text and that of each record it names or is compared with (``related``)."""
     text = record_text(theorem)
     names = sorted((set(_ID.findall(text)) | set(related)) - {theorem.id})
     parts = [f"theorem {theorem.id}", text]
@@ -88,7 +112,7 @@ def theorem_key(theorem: Theorem, lookup: Callable[[str], Theorem], profile: str
             parts.append(record_text(lookup(name)))
         except KeyError:  # a word shaped like an id that is none (a file path in a note)
             continue
-    return _digest("theorem", parts, profile, seed)
+    return parts
 
 
 def combined_key(kind: str, keys: Iterable[str], profile: str, seed: int, extra: str = "") -> str:
@@ -103,4 +127,5 @@ def _digest(kind: str, parts: list[str], profile: str, seed: int) -> str:
     return h.hexdigest()
 
 
-__all__ = ["DEFAULT_CACHE", "ResultCache", "code_version", "combined_key", "record_text", "theorem_key"]
+__all__ = ["DEFAULT_CACHE", "ResultCache", "code_version", "combined_key", "mutation_key", "record_text", "theorem_key",
+           "verdict_key"]

@@ -10,6 +10,7 @@ from verify.check.soundness.candidates import candidate_families, refusals
 from verify.check.soundness.obligations import (
     _ill_formed,
     _tightness,
+    operator_error_at_worst,
     replay_examples,
     soundness_verdict,
 )
@@ -177,7 +178,9 @@ def finish(theorem: Theorem, plan: Plan, records: list[Record]) -> tuple[Obligat
             found = search.guided()
     if found is not None and not _costly(theorem, refs.families()[found[0]]):
         search.shrink(*found)
-    return soundness_verdict(theorem, list(plan.families), record), _tightness(record), *_ill_formed(record)
+    error = operator_error_at_worst(theorem, record)
+    return (soundness_verdict(theorem, list(plan.families), record, error), _tightness(record, error),
+            *_ill_formed(record))
 
 
 def soundness(theorem: Theorem, examples: int = 40, seed: int = 0, database=None,

@@ -24,6 +24,7 @@ from verify.check.domain import (
 from verify.check.soundness.candidates import GRID_HORIZON, admits_on, params_on
 from verify.check.soundness.record import _costly
 from verify.check.soundness.regimes import saturation
+from verify.theorem import Theorem
 
 ONE_BATCH, TWO_BATCHES = l_unit(1), l_unit(2)  # the unit draws of l = 1 and l = 2
 
@@ -43,6 +44,11 @@ INTERIOR_POINTS, INTERIOR_TRIES = 4, 200
 RARE_DRAWS = 64
 
 
+#: the corners :meth:`CornerPhase.family_corners` listed, by theorem (its identity), family and search: a pure
+#: function of those (the theorem's assumptions and bound, the family's builds, seeded walks)
+_CORNERS: dict[tuple, tuple[Theorem, list[dict]]] = {}
+
+
 class CornerPhase:
     """The corner phase: a deterministic list of corners, the entry into a theorem's region, the structural
     cases (a mixin of :class:`~verify.check.soundness.search.Search`)."""
@@ -60,9 +66,19 @@ class CornerPhase:
         return shares
 
     def family_corners(self, name: str) -> list[dict]:
-        """The corners tried on family ``name`` in order (a costly family: the first few)."""
+        """The corners tried on family ``name`` in order (a costly family: the first few).  Listed once per process
+        for a theorem and family (:data:`_CORNERS`): the plan counts them, each block walks them."""
         family = refs.families()[name]
-        return self._costly_corners(family) if _costly(self.theorem, family) else self.corner_list()
+        key = (id(self.theorem), name, id(family), tuple(self.coordinates), self.full, self.cyclic,
+               self.budget.costly_corners)
+        kept = _CORNERS.get(key)
+        if kept is not None and kept[0] is self.theorem:
+            return kept[1]
+        listed = self._costly_corners(family) if _costly(self.theorem, family) else self.corner_list()
+        if len(_CORNERS) >= 4096:
+            _CORNERS.clear()
+        _CORNERS[key] = (self.theorem, listed)  # the record kept with them: its id is not reused meanwhile
+        return listed
 
     def corners(self, name: str, count: int) -> tuple[str, dict] | None:
         """The first ``count`` corners of family ``name``; the first violation, if any."""

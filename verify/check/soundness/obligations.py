@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from verify.check import certify
 from verify.check import references as refs
 from verify.check.domain import admissible, admissible_canonical
 from verify.check.evidence import ExactnessChecked, SoundnessChecked, Tightness, Witness
@@ -31,7 +32,31 @@ from verify.errors import InputError
 from verify.theorem import Theorem
 
 
-def soundness_verdict(theorem: Theorem, names: list[str], record: Record) -> Obligation:
+def operator_error_at_worst(theorem: Theorem, record: Record) -> float | None:
+    """The relative error of an upper or exact bound with PLD operators at its tightest compared instance
+    (:func:`verify.check.certify.operator_error`, by refinement), where no violation was found; None otherwise."""
+    worst = record.worst
+    if record.failure is not None or worst is None or theorem.kind not in ("upper", "exact"):
+        return None
+    extra = theorem.notion_record.parameter
+    # sound is exact <= bound: in doubt where the true bound may lie below the computed one (direction -1)
+    return certify.operator_error(theorem, {**worst.parameters, **({extra: worst.at} if extra else {})},
+                                  -1 if theorem.kind == "upper" else 0)
+
+
+def error_words(theorem: Theorem, record: Record, error: float | None) -> str:
+    """The words on the bound's own error at its tightest instance (nothing without one)."""
+    if error is None or record.worst is None or record.worst.ratio is None:
+        return ""
+    ratio = float(record.worst.ratio)
+    margin = 1.0 - ratio if theorem.kind == "upper" else abs(1.0 - ratio)
+    text = f"; its PLD operators' error at the tightest instance is {error:.2g} (relative, by refinement)"
+    if not margin > error:
+        text += f", more than the margin there ({margin:.2g}): sound up to that error"
+    return text
+
+
+def soundness_verdict(theorem: Theorem, names: list[str], record: Record, error: float | None = None) -> Obligation:
     def evidence(**extra) -> SoundnessChecked:
         needed = axes.admitted(theorem)
         compared = {axis: tuple(sorted(record.axes.get(axis, ()))) for axis in axes.AXES if axis in needed}
@@ -78,7 +103,8 @@ def soundness_verdict(theorem: Theorem, names: list[str], record: Record) -> Obl
                 if record.refute_only else "")
     return Obligation("soundness", "passed",
                       f"{_relation(theorem)} on {record.examples - record.refute_only} admissible instances of "
-                      f"{', '.join(families)}" + coverage + refuting + record.skip_note(),
+                      f"{', '.join(families)}" + coverage + refuting + record.skip_note()
+                      + error_words(theorem, record, error),
                       data=evidence())
 
 
@@ -129,16 +155,19 @@ def replay_examples(theorem: Theorem, record: Record) -> None:
             return
 
 
-def _tightness(record: Record) -> Obligation:
+def _tightness(record: Record, error: float | None = None) -> Obligation:
+    """The largest and median exact/bound; ``error``: the bound's own relative error at the largest
+    (:func:`operator_error_at_worst`)."""
     if not record.ratios:
         return Obligation("tightness", "inconclusive", "no instance compared")
     ratios = np.asarray(record.ratios, dtype=float)
     finite = ratios[np.isfinite(ratios)]
     worst = float(finite.max()) if finite.size else float("nan")
     return Obligation("tightness", "passed",
-                      f"largest exact/bound {worst:.4g} over {ratios.size} comparisons",
+                      f"largest exact/bound {worst:.4g} over {ratios.size} comparisons"
+                      + ("" if error is None else f" (the bound's error there {error:.2g}, relative)"),
                       data=Tightness(max_ratio=worst, median_ratio=float(np.median(finite)) if finite.size else None,
-                                     worst=record.worst))
+                                     worst=record.worst, bound_error=error))
 
 
 def exact_family(theorem: Theorem, seed: int = 0, points: int = 6) -> Obligation | None:
