@@ -9,7 +9,7 @@ from typing import Callable
 import theorems
 from verify.check.engine import EFFORTS, search_effort
 from verify.check.limits import TookTooLong, time_limit
-from verify.check.mutation import MutationScore, TheoremMutation, mutable, mutate, self_test, worst_witness
+from verify.check.mutation import MutationScore, TheoremMutation, mutable, mutate, worst_witness
 from verify.check.parallel import check_file, check_registered
 from verify.check.suite import (IMPORT_SECONDS, baseline_changes, load_user_theorems, read_baseline, run_payload,
                                 select_or_refuse)
@@ -18,6 +18,7 @@ from verify.commands.options import (add_cache, add_execution, add_only, add_see
                                      execution_of, output_path, positive_float, positive_int, print_rich, progress,
                                      write_json)
 from verify.errors import InputError
+from verify.report.generate import mutation_result
 from verify.report.incremental import DEFAULT_CACHE, ResultCache, mutation_key, verdict_key
 
 STYLE = {"verified": "green", "violated": "red", "approximate": "yellow", "inconclusive": "blue", "ill-formed": "magenta"}
@@ -81,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         s = payload["summary"]
         lines = ["  ".join(f"{k}: {n}" for k, n in sorted(s["counts"].items()))]
         if not args.no_mutation:
-            mutation = _mutation(verdicts, effort.name, args.seed, where.workers, cache, keys)
+            mutation = mutation_result(verdicts, effort.name, args.seed, where.workers, cache,
+                                       mutation_key(keys, effort.name, args.seed) if cache is not None else None,
+                                       lambda total: progress(total, "mutated"))
             payload["mutation"] = mutation["json"]
             lines += _mutation_lines(mutation["line"], mutation["survivors"])
     status = 0
@@ -143,24 +146,6 @@ def _verdicts(records: list, profile_name: str, seed: int, workers: int, step: C
     computed = check_registered(todo, profile_name, seed, workers, progress=step, finished=store) if todo else []
     by_id = {**known, **dict(zip(todo, computed))}
     return [by_id[t.id] for t in records], keys
-
-
-def _mutation(verdicts: list[Verdict], profile_name: str, seed: int, workers: int, cache: ResultCache | None,
-              keys: list[str]) -> dict:
-    """The mutation self-test as ``verify report`` caches it (score line, survivors, JSON): read back from
-    ``cache`` under the selection's key (:func:`verify.report.incremental.mutation_key`), else run and stored."""
-    key = mutation_key(keys, profile_name, seed) if cache is not None else None
-    if cache is not None:
-        entry = cache.get(key)
-        if isinstance(entry, dict) and {"line", "survivors", "json"} <= set(entry):
-            return entry
-    total = sum(mutable(theorems.get(v.id), v, profile_name) for v in verdicts)
-    with progress(total, "mutated") as step:
-        score = self_test(verdicts, profile_name, seed, workers, progress=step)
-    out = {"line": score.line(), "survivors": score.survivor_lines(), "json": score.to_json()}
-    if cache is not None:
-        cache.put(key, out)
-    return out
 
 
 def _mutation_lines(line: str, survivors: list[str]) -> list[str]:

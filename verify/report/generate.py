@@ -22,7 +22,7 @@ from typing import Callable, Mapping
 
 import theorems
 from verify.check.engine import check_theorem, search_effort, summary
-from verify.check.mutation import self_test
+from verify.check.mutation import mutable, self_test
 from verify.check.parallel import map_jobs
 from verify.check.verdict import Obligation, Verdict, decide
 from verify.errors import InputError
@@ -354,7 +354,7 @@ def generate(records, profile_name: str = "quick", seed: int = 0, only: str | No
     figures.update(repro_result.svgs, repro_result.captions)
     repro_data = repro_result.data
     verdict_by_id = {s["id"]: s["verdict"] for s in sections}
-    mutation = _mutation(verdicts, profile_name, seed, jobs, cache, keys)
+    mutation = mutation_result(verdicts, profile_name, seed, jobs, cache, keys.get("mutation"))
     report = {
         "meta": {**_meta(verdicts, profile_name, seed, only), "mutation": mutation["line"],
                  "mutation_survivors": mutation["survivors"]},
@@ -416,16 +416,21 @@ def _cache_keys(records, profile_name: str, seed: int, papers: tuple[str, ...] |
     return keys
 
 
-def _mutation(verdicts, profile_name: str, seed: int, jobs: int, cache, keys: dict[str, str]) -> dict:
-    """The mutation self-test as the report shows it (score line, survivors, JSON), cached as a whole."""
+def mutation_result(verdicts, profile_name: str, seed: int, workers: int, cache, key: str | None,
+                    counting: Callable[[int], contextlib.AbstractContextManager] | None = None) -> dict:
+    """The mutation self-test as ``verify run`` prints it and the report shows it (score line, survivors, JSON):
+    read back from ``cache`` under ``key``, else run (``counting(total)``: the progress shown while it runs,
+    given the number of theorems mutated) and stored."""
     if cache is not None:
-        entry = cache.get(keys["mutation"])
-        if entry is not None:
+        entry = cache.get(key)
+        if isinstance(entry, dict) and {"line", "survivors", "json"} <= set(entry):
             return entry
-    score = self_test(verdicts, profile_name, seed, jobs)  # the search's own test, as `verify run` prints it
+    with (counting(sum(mutable(theorems.get(v.id), v, profile_name) for v in verdicts)) if counting is not None
+          else contextlib.nullcontext()) as step:
+        score = self_test(verdicts, profile_name, seed, workers, progress=step)
     out = {"line": score.line(), "survivors": score.survivor_lines(), "json": score.to_json()}
     if cache is not None:
-        cache.put(keys["mutation"], out)
+        cache.put(key, out)
     return out
 
 
@@ -469,5 +474,5 @@ def _gaps(sections: list[dict], repro: dict) -> list[str]:
 
 
 __all__ = ["DEFAULT_OUT", "MARKER", "ReproductionJob", "ReproductionResult", "TheoremJob", "TheoremResult",
-           "check_output_dir", "generate", "reproduction_job", "theorem_job",
+           "check_output_dir", "generate", "mutation_result", "reproduction_job", "theorem_job",
            "write_report"]
